@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Build, serve, document and test the JupyterLite WebMCP bridge.
+
+    python3 build.py serve     build the demo site and serve it on 127.0.0.1
+    python3 build.py test      install what is missing, build, run every test
+    python3 build.py build     build the demo site into build/site
+    python3 build.py docs      regenerate docs/tools.md from the tool registry
+    python3 build.py labextension   build the JupyterLab extension (used by pip install .)
+
+Everything runs in ./.venv, created and kept in step with requirements-dev.txt
+and constraints.txt on first use. Only the standard library is needed to start.
+"""
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BUILD = ROOT / "build"
+LABEXTENSION = BUILD / "labextension"
+BRIDGE_ASSETS = LABEXTENSION / "static" / "bridge"
+SITE = BUILD / "site"
+CACHE = ROOT / ".cache"
+LITE = ROOT / "lite"
+SITE_PYODIDE = LITE / "static" / "pyodide"
+NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
+BRIDGE_SOURCE = ROOT / "py"
+BRIDGE_MODULE = "webmcp_bridge"
+TOOL_DOCS = ROOT / "docs" / "tools.md"
+
+PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14",
+                 "--implementation", "cp", "--abi", "cp314"]
+CHROMIUM_FLAGS = ["--enable-features=WebMCP", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def log(message: str) -> None:
+    print(f"[build] {message}", flush=True)
+
+
+def run(*command, **options) -> None:
+    log(" ".join(str(part) for part in command))
+    subprocess.run([str(part) for part in command], check=True, **options)
+
+
+def digest(*paths: Path) -> str:
+    sha = hashlib.sha256()
+    for path in paths:
+        sha.update(path.read_bytes())
+    return sha.hexdigest()
+
+
+def up_to_date(stamp: Path, value: str) -> bool:
+    return stamp.exists() and stamp.read_text() == value
+
+
+# Environment ---------------------------------------------------------------------------------
+
+def in_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def enter_venv(argv: list[str]) -> None:
+    """Create or refresh ./.venv, then re-run this script inside it."""
+    if in_venv():
+        return
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        run(sys.executable, "-m", "venv", VENV)
+    stamp = VENV / ".requirements.sha256"
+    wanted = digest(ROOT / "requirements-dev.txt", ROOT / "constraints.txt")
+    if not up_to_date(stamp, wanted):
+        run(python, "-m", "pip", "install", "--quiet", "-r", ROOT / "requirements-dev.txt",
+            "-c", ROOT / "constraints.txt")
+        stamp.write_text(wanted)
+    os.execv(python, [str(python), str(Path(__file__).resolve()), *argv])
+
+
+def ensure_node_modules() -> None:
+    stamp = ROOT / "node_modules" / ".lock.sha256"
+    wanted = digest(ROOT / "package.json", ROOT / "package-lock.json")
+    if not up_to_date(stamp, wanted):
+        run("npm", "ci", "--no-audit", "--no-fund", cwd=ROOT)
+        stamp.write_text(wanted)
+
+
+def ensure_chromium() -> str:
+    """Debian's Chromium (Playwright cannot download browsers here)."""
+    found = shutil.which("chromium")
+    if found:
+        return found
+    run("apt-get", "update", "-qq")
+    run("apt-get", "install", "-y", "-qq", "chromium", env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    return shutil.which("chromium") or sys.exit("chromium is still missing after apt-get install")
+
+
+# Browser wheels ------------------------------------------------------------------------------
+
+def download_wasm_wheels(requirements: Path) -> list[Path]:
+    """Fetch the pinned Pyodide wheels of a requirements file (cached by its hash)."""
+    destination = CACHE / "wasm" / requirements.parent.name
+    stamp = destination / ".requirements.sha256"
+    if not up_to_date(stamp, digest(requirements)):
+        shutil.rmtree(destination, ignore_errors=True)
+        run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+            *WASM_PLATFORM, "-d", destination, "-r", requirements)
+        stamp.write_text(digest(requirements))
+    return sorted(destination.glob("*.whl"))
+
+
+def build_bridge_wheel(destination: Path) -> Path:
+    from hatchling.builders.wheel import WheelBuilder
+
+    builder = WheelBuilder(str(BRIDGE_SOURCE))
+    return Path(next(builder.build(directory=str(destination), versions=["standard"])))
+
+
+def wheel_metadata(wheel: Path) -> dict:
+    """Name, version, imports and dependencies of a wheel, as a Pyodide lock entry needs."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata_name = next(name for name in names if name.endswith(".dist-info/METADATA"))
+        metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
+    imports = sorted({
+        name.split("/")[0].removesuffix(".py")
+        for name in names
+        if not name.split("/")[0].endswith((".dist-info", ".data"))
+        and (name.endswith("/__init__.py") and name.count("/") == 1 or "/" not in name and name.endswith(".py"))
+    })
+    depends = []
+    for requirement in metadata.get_all("Requires-Dist") or []:
+        if "extra ==" in requirement:
+            continue
+        name = requirement.split(";")[0].strip()
+        for separator in "<>=!~[( ":
+            name = name.split(separator)[0]
+        depends.append(canonical(name))
+    return {"name": metadata["Name"], "version": metadata["Version"], "imports": imports, "depends": depends}
+
+
+def canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+# Steps ---------------------------------------------------------------------------------------
+
+def build_labextension() -> None:
+    """The prebuilt extension: the JS host plus the bridge wheels in its static assets."""
+    ensure_node_modules()
+    from jupyter_builder.federated_extensions import build_labextension as build_js
+
+    build_js(str(ROOT))
+    shutil.rmtree(BRIDGE_ASSETS, ignore_errors=True)
+    BRIDGE_ASSETS.mkdir(parents=True)
+    wheels = [*download_wasm_wheels(BRIDGE_SOURCE / "wasm-requirements.txt"), build_bridge_wheel(BRIDGE_ASSETS)]
+    for wheel in wheels:
+        if wheel.parent != BRIDGE_ASSETS:
+            shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
+    manifest = {"module": BRIDGE_MODULE, "wheels": sorted(wheel.name for wheel in wheels)}
+    (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    log(f"labextension ready: {len(wheels)} bridge wheels")
+
+
+def prepare_site_pyodide() -> None:
+    """Pyodide core from npm plus the kernel's wheels, with a lock listing only what ships."""
+    ensure_node_modules()
+    shutil.rmtree(SITE_PYODIDE, ignore_errors=True)
+    SITE_PYODIDE.mkdir(parents=True)
+    for name in PYODIDE_CORE_FILES:
+        shutil.copy2(NPM_PYODIDE / name, SITE_PYODIDE / name)
+    npm_lock = json.loads((NPM_PYODIDE / "pyodide-lock.json").read_text())
+    packages = {}
+    for wheel in download_wasm_wheels(LITE / "kernel-requirements.txt"):
+        shutil.copy2(wheel, SITE_PYODIDE / wheel.name)
+        meta = wheel_metadata(wheel)
+        packages[canonical(meta["name"])] = {
+            "name": meta["name"], "version": meta["version"], "file_name": wheel.name, "install_dir": "site",
+            "sha256": digest(wheel), "package_type": "package", "imports": meta["imports"],
+            "depends": meta["depends"], "unvendored_tests": False,
+        }
+    for entry in packages.values():
+        entry["depends"] = [name for name in entry["depends"] if name in packages]
+    lock = {"info": npm_lock["info"], "packages": dict(sorted(packages.items()))}
+    (SITE_PYODIDE / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n")
+    log(f"site pyodide ready: {len(packages)} kernel wheels")
+
+
+def build_site() -> None:
+    build_labextension()
+    prepare_site_pyodide()
+    # A clean build: jupyterlite's task cache would skip patching a fresh output folder.
+    shutil.rmtree(SITE, ignore_errors=True)
+    (LITE / ".jupyterlite.doit.db").unlink(missing_ok=True)
+    run(Path(sys.executable).parent / "jupyter", "lite", "build", cwd=LITE)
+    size = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
+    log(f"site built in {SITE.relative_to(ROOT)}: {size / 2**20:.1f} MiB")
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide needs and no caching."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".whl": "application/zip",
+    }
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+def site_server(port: int = 0, directory: Path = SITE) -> SiteServer:
+    return SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory)))
+
+
+def serve(port: int) -> None:
+    server = site_server(port)
+    print(f"Serving the demo site at http://127.0.0.1:{server.server_address[1]}/lab/index.html (Ctrl+C stops)",
+          flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+def write_docs(check: bool) -> None:
+    sys.path.insert(0, str(BRIDGE_SOURCE))
+    from webmcp_bridge.reference import render_reference
+
+    text = render_reference()
+    if check:
+        if not TOOL_DOCS.exists() or TOOL_DOCS.read_text() != text:
+            sys.exit(f"{TOOL_DOCS.relative_to(ROOT)} is stale: run python3 build.py docs")
+        log("tool reference is up to date")
+        return
+    TOOL_DOCS.write_text(text)
+    log(f"wrote {TOOL_DOCS.relative_to(ROOT)}")
+
+
+def test(pytest_args: list[str]) -> None:
+    chromium = ensure_chromium()
+    build_site()
+    env = {**os.environ, "CHROMIUM": chromium}
+    result = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env)
+    sys.exit(result.returncode)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve_parser = commands.add_parser("serve", help="build the demo site and serve it on 127.0.0.1")
+    serve_parser.add_argument("--port", type=int, default=8000)
+    serve_parser.add_argument("--no-build", action="store_true", help="serve the existing build/site")
+    commands.add_parser("build", help="build the demo site into build/site")
+    commands.add_parser("labextension", help="build the JupyterLab extension into build/labextension")
+    docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
+    docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
+    test_parser = commands.add_parser("test", help="install what is missing, build, run all tests")
+    test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra pytest arguments")
+    args = parser.parse_args()
+
+    enter_venv(sys.argv[1:])
+    if args.command == "serve":
+        if not args.no_build:
+            build_site()
+        serve(args.port)
+    elif args.command == "build":
+        build_site()
+    elif args.command == "labextension":
+        build_labextension()
+    elif args.command == "docs":
+        write_docs(args.check)
+    elif args.command == "test":
+        test(args.pytest_args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Result shapes shared by several tools (their output schemas come from these)."""
+
+from typing import Literal, Optional
+
+from typing_extensions import NotRequired, TypedDict
+
+KernelStatus = Literal["idle", "busy", "starting", "dead", "unavailable", "unknown"]
+CellType = Literal["code", "markdown", "raw"]
+
+
+class NotebookInfo(TypedDict):
+    path: str
+    name: str
+    dirty: bool
+    revision: str
+    cellCount: int
+
+
+class KernelInfo(TypedDict):
+    name: Optional[str]
+    displayName: NotRequired[str]
+    status: KernelStatus
+
+
+class Position(TypedDict):
+    line: int
+    column: int
+
+
+class TextSelection(TypedDict):
+    start: Position
+    end: Position
+    text: str
+    truncated: NotRequired[bool]
+
+
+class FocusContext(TypedDict):
+    activeCellId: Optional[str]
+    activeCellIndex: Optional[int]
+    activeCellType: Optional[str]
+    selectedCellIds: list[str]
+    hiddenSelectedCellCount: int
+    hiddenActiveCell: bool
+    cursor: Optional[Position]
+    textSelection: Optional[TextSelection]
+
+
+class ReviewCounts(TypedDict):
+    openThreads: int
+    totalThreads: int
+
+
+class TextDataEntry(TypedDict):
+    mimeType: str
+    text: str
+    truncated: NotRequired[bool]
+
+
+class MediaEntry(TypedDict):
+    mimeType: str
+    bytes: int
+    included: bool
+
+
+class OutputSnapshot(TypedDict):
+    outputType: str
+    executionCount: NotRequired[Optional[int]]
+    name: NotRequired[str]
+    text: NotRequired[str]
+    html: NotRequired[str]
+    ename: NotRequired[str]
+    evalue: NotRequired[str]
+    traceback: NotRequired[str]
+    textData: NotRequired[list[TextDataEntry]]
+    media: NotRequired[list[MediaEntry]]
+    truncated: NotRequired[bool]
+
+
+class CellSnapshot(TypedDict):
+    id: str
+    index: int
+    type: str
+    source: NotRequired[str]
+    sourceTruncated: NotRequired[bool]
+    sourceHash: str
+    executionCount: NotRequired[Optional[int]]
+    outputs: NotRequired[list[OutputSnapshot]]
+    outputsTruncated: NotRequired[bool]
+    metadata: NotRequired[dict]
+    lastEditedBy: NotRequired[Literal["human", "agent"]]
+    lastEditedAt: NotRequired[str]

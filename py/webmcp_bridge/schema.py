@@ -1,0 +1,83 @@
+"""JSON Schemas for WebMCP: object-rooted, self-contained, ASCII only."""
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from .errors import ErrorCode, ToolError
+
+
+class Arguments(BaseModel):
+    """Base of every tool's input model: strict types, unknown arguments refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _resolve(node: Any, definitions: dict[str, Any]) -> Any:
+    """Inline `$ref`s and drop pydantic's generated titles."""
+    if isinstance(node, list):
+        return [_resolve(item, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = definitions[node["$ref"].rsplit("/", 1)[-1]]
+        extra = {key: value for key, value in node.items() if key != "$ref"}
+        return _resolve({**target, **extra}, definitions)
+    resolved = {}
+    for key, value in node.items():
+        if key in ("title", "$defs"):
+            continue
+        if key == "properties":
+            resolved[key] = {name: _resolve(schema, definitions) for name, schema in value.items()}
+        else:
+            resolved[key] = _resolve(value, definitions)
+    return resolved
+
+
+def _finish(schema: dict[str, Any]) -> dict[str, Any]:
+    result = _resolve(schema, schema.get("$defs", {}))
+    if result.get("type") != "object":
+        raise ValueError("tool schemas must be object-rooted")
+    if not json.dumps(result, ensure_ascii=False).isascii():
+        raise ValueError("tool schemas must be ASCII only")
+    return result
+
+
+def input_schema(model: type[Arguments]) -> dict[str, Any]:
+    return _finish(model.model_json_schema())
+
+
+def output_schema(result_type: Any) -> dict[str, Any]:
+    return _finish(TypeAdapter(result_type).json_schema(mode="serialization"))
+
+
+def _field_name(location: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in location) or "(arguments)"
+
+
+def parse_arguments(model: type[Arguments], raw: Any) -> Arguments:
+    """Validate raw input, turning the first problem into INVALID_ARGUMENT."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, "Arguments must be a JSON object.")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        field = _field_name(problem["loc"])
+        if problem["type"] == "extra_forbidden":
+            accepted = list(model.model_fields)
+            names = ", ".join(f'"{name}"' for name in accepted) or "none"
+            raise ToolError(
+                ErrorCode.INVALID_ARGUMENT,
+                f'Unknown argument "{field}". Accepted arguments: {names}.',
+                field=field,
+                accepted=accepted,
+            ) from None
+        if problem["type"] == "missing":
+            message = f'Missing required argument "{field}".'
+        else:
+            message = f'Invalid argument "{field}": {problem["msg"]}.'
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, message, field=field) from None

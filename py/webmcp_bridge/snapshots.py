@@ -1,0 +1,137 @@
+"""Pure builders of the notebook, cell and focus shapes agents receive."""
+
+import json
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from . import limits
+from .hashing import revision, source_hash
+from .models import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
+from .outputs import joined, serialize_outputs
+from .paths import base_name
+from .text import clamp_utf8
+
+
+@dataclass(frozen=True)
+class CellRecord:
+    """The minimum the adapter reports for every cell of a notebook."""
+
+    id: str
+    type: str
+    source: str
+
+    @property
+    def source_hash(self) -> str:
+        return source_hash(self.source)
+
+
+def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> NotebookInfo:
+    return {
+        "path": path,
+        "name": base_name(path),
+        "dirty": dirty,
+        "revision": revision((cell.id, cell.type, cell.source_hash) for cell in cells),
+        "cellCount": len(cells),
+    }
+
+
+def cell_snapshot(
+    cell: dict[str, Any], index: int, *, include_source: bool = True, include_outputs: bool = False
+) -> CellSnapshot:
+    """One nbformat cell as the agent sees it, every field bounded."""
+    source = joined(cell.get("source", ""))
+    cell_type = str(cell.get("cell_type", "code"))
+    snapshot: CellSnapshot = {
+        "id": str(cell.get("id", "")),
+        "index": index,
+        "type": cell_type,
+        "sourceHash": source_hash(source),
+    }
+    if include_source:
+        snapshot["source"], cut = clamp_utf8(source, limits.MAX_CELL_SOURCE_BYTES)
+        if cut:
+            snapshot["sourceTruncated"] = True
+    if cell_type == "code":
+        snapshot["executionCount"] = cell.get("execution_count")
+        if include_outputs:
+            outputs, cut = serialize_outputs(list(cell.get("outputs") or []))
+            snapshot["outputs"] = outputs
+            if cut:
+                snapshot["outputsTruncated"] = True
+    metadata = cell.get("metadata") or {}
+    if metadata:
+        encoded = json.dumps(metadata, ensure_ascii=False)
+        if len(encoded) <= limits.MAX_CELL_METADATA_CHARS:
+            snapshot["metadata"] = metadata
+    return snapshot
+
+
+def utf16_to_index(line: str, column: int) -> int:
+    """Convert a UTF-16 column (what browser editors count) to a str index."""
+    units = 0
+    for index, char in enumerate(line):
+        if units >= column:
+            return index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(line)
+
+
+def editor_position(source: str, line: int, column: int) -> Position:
+    """An editor position with its column counted in characters."""
+    lines = source.split("\n")
+    line = max(0, min(line, len(lines) - 1))
+    return {"line": line, "column": utf16_to_index(lines[line], column)}
+
+
+def offset_of(source: str, position: Position) -> int:
+    lines = source.split("\n")
+    line = max(0, min(position["line"], len(lines) - 1))
+    return sum(len(text) + 1 for text in lines[:line]) + min(position["column"], len(lines[line]))
+
+
+def text_selection(source: str, start: Position, end: Position) -> Optional[TextSelection]:
+    """The selected text between two positions, bounded; None when empty."""
+    begin, finish = sorted((offset_of(source, start), offset_of(source, end)))
+    if begin == finish:
+        return None
+    text, cut = clamp_utf8(source[begin:finish], limits.MAX_SELECTED_TEXT_BYTES)
+    selection: TextSelection = {"start": start, "end": end, "text": text}
+    if cut:
+        selection["truncated"] = True
+    return selection
+
+
+@dataclass(frozen=True)
+class EditorState:
+    """Raw editor coordinates of the active cell, UTF-16 columns as the browser reports."""
+
+    cursor: tuple[int, int]
+    selection_start: tuple[int, int]
+    selection_end: tuple[int, int]
+
+
+def focus_context(
+    cells: Sequence[CellRecord],
+    active_index: Optional[int],
+    selected_indexes: Sequence[int],
+    editor: Optional[EditorState],
+) -> FocusContext:
+    active = cells[active_index] if active_index is not None and 0 <= active_index < len(cells) else None
+    cursor = selection = None
+    if active is not None and editor is not None:
+        cursor = editor_position(active.source, *editor.cursor)
+        selection = text_selection(
+            active.source,
+            editor_position(active.source, *editor.selection_start),
+            editor_position(active.source, *editor.selection_end),
+        )
+    return {
+        "activeCellId": active.id if active else None,
+        "activeCellIndex": active_index if active else None,
+        "activeCellType": active.type if active else None,
+        "selectedCellIds": [cells[i].id for i in selected_indexes if 0 <= i < len(cells)],
+        "hiddenSelectedCellCount": 0,
+        "hiddenActiveCell": False,
+        "cursor": cursor,
+        "textSelection": selection,
+    }

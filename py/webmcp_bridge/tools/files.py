@@ -1,0 +1,178 @@
+"""The workspace's files: listing, creating and saving notebooks."""
+
+from collections import deque
+from typing import Any, Literal, Optional
+
+from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
+
+from .. import limits
+from ..errors import ErrorCode, ToolError
+from ..models import KernelInfo, NotebookInfo
+from ..notebooks import info_of, resolve_notebook
+from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
+from ..registry import CallContext, tool
+from ..schema import Arguments
+from ..text import utf8_len
+
+
+class WorkspaceEntry(TypedDict):
+    path: str
+    name: str
+    type: Literal["directory", "notebook", "file"]
+    size: NotRequired[int]
+    modified: NotRequired[str]
+
+
+class ListWorkspaceArguments(Arguments):
+    path: Optional[str] = Field(None, description="Directory to list; the workspace root when omitted.")
+    recursive: bool = Field(False, description="Walk subdirectories breadth-first.")
+    limit: int = Field(
+        limits.MAX_WORKSPACE_ROWS, ge=1, le=limits.MAX_WORKSPACE_ROWS, description="Most entries to return."
+    )
+
+
+class ListWorkspaceResult(TypedDict):
+    path: str
+    entries: list[WorkspaceEntry]
+    truncated: bool
+    omittedCount: int
+
+
+def _entry(model: dict[str, Any]) -> WorkspaceEntry:
+    kind = model.get("type")
+    entry: WorkspaceEntry = {
+        "path": str(model.get("path", "")),
+        "name": str(model.get("name", "")),
+        "type": kind if kind in ("directory", "notebook") else "file",
+    }
+    if isinstance(model.get("size"), int):
+        entry["size"] = model["size"]
+    if model.get("last_modified"):
+        entry["modified"] = str(model["last_modified"])
+    return entry
+
+
+def _sorted_children(listing: dict[str, Any]) -> list[WorkspaceEntry]:
+    children = [_entry(child) for child in listing.get("content") or []]
+    return sorted(children, key=lambda entry: (entry["type"] != "directory", entry["name"]))
+
+
+@tool("jupyter_list_workspace", "List workspace files", read_only=True)
+async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> ListWorkspaceResult:
+    """List the files and folders of the browser-local workspace (names, paths, types, sizes, modification times; never contents).
+
+    Use it to find a notebook before opening it. Folders come first, then
+    files, each alphabetical; `recursive` walks breadth-first under one
+    overall `limit`.
+    """
+    root = normalize_path(args.path or "")
+    listing = await ctx.lab.get_entry(root, content=True)
+    if listing is None:
+        raise ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'No directory at "{args.path}".', path=args.path)
+    if listing.get("type") != "directory":
+        raise ToolError(ErrorCode.INVALID_PATH, f'"{args.path}" is a file, not a directory.', path=args.path)
+    entries: list[WorkspaceEntry] = []
+    omitted = 0
+    pending = deque([listing])
+    while pending:
+        for child in _sorted_children(pending.popleft()):
+            if len(entries) < args.limit:
+                entries.append(child)
+            else:
+                omitted += 1
+            if args.recursive and child["type"] == "directory":
+                nested = await ctx.lab.get_entry(child["path"], content=True)
+                if nested is not None:
+                    pending.append(nested)
+    return {"path": root, "entries": entries, "truncated": omitted > 0, "omittedCount": omitted}
+
+
+class CreateNotebookArguments(Arguments):
+    name: str = Field(description="File name; .ipynb is appended when missing.")
+    directory: Optional[str] = Field(None, description="Folder to create it in; the workspace root when omitted.")
+    kernel: Optional[str] = Field(
+        None, description="Kernel name or language (case-insensitive); the default kernel when omitted or unknown."
+    )
+
+
+class CreateNotebookResult(TypedDict):
+    path: str
+    notebook: NotebookInfo
+    kernel: KernelInfo
+
+
+def _match_kernel(requested: Optional[str], specs: list[tuple[str, str]]) -> Optional[str]:
+    if not requested:
+        return None
+    wanted = requested.strip().lower()
+    for name, _language in specs:
+        if name.lower() == wanted:
+            return name
+    for name, language in specs:
+        if language.lower() == wanted:
+            return name
+    return None
+
+
+def _notebook_name(raw: str) -> str:
+    name = raw.strip()
+    if not name:
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, "name must not be blank.", field="name")
+    size = utf8_len(name)
+    if size > limits.MAX_NAME_BYTES:
+        raise ToolError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"name is {size} bytes; the limit is {limits.MAX_NAME_BYTES}.",
+            field="name",
+            bytes=size,
+        )
+    if "/" in name or "\\" in name or name in (".", ".."):
+        raise ToolError(ErrorCode.INVALID_PATH, f'"{name}" is not a file name.', path=name)
+    return name if name.endswith(NOTEBOOK_SUFFIX) else name + NOTEBOOK_SUFFIX
+
+
+@tool("jupyter_create_notebook", "Create a notebook", read_only=False, untrusted_content=False)
+async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
+    """Create an empty notebook in the workspace and open it; never overwrites an existing file.
+
+    Returns the new path, the notebook summary and its kernel.
+    """
+    lab = ctx.lab
+    name = _notebook_name(args.name)
+    directory = normalize_path(args.directory or "")
+    path = join_path(directory, name)
+    if await lab.get_entry(path) is not None:
+        raise ToolError(ErrorCode.PATH_EXISTS, f'"{path}" already exists; nothing was overwritten.', path=path)
+    untitled = None
+    try:
+        untitled = await lab.new_untitled_notebook(directory)
+        await lab.rename(untitled, path)
+    except Exception:
+        if untitled is not None and await lab.get_entry(untitled) is not None:
+            await lab.delete(untitled)
+        raise ToolError(ErrorCode.INVALID_PATH, f'Could not create a notebook at "{path}".', path=path) from None
+    default_kernel, specs = lab.kernel_specs()
+    notebook = await lab.open_notebook(path, activate=True, kernel=_match_kernel(args.kernel, specs) or default_kernel)
+    return {"path": path, "notebook": info_of(notebook), "kernel": notebook.kernel()}
+
+
+class SaveNotebookArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook to save; the current one when omitted.")
+
+
+class SaveNotebookResult(TypedDict):
+    saved: bool
+    path: str
+    dirty: bool
+
+
+@tool("jupyter_save_notebook", "Save the notebook", read_only=False, untrusted_content=False)
+async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNotebookResult:
+    """Write the live notebook, unsaved edits included, to its file in the workspace.
+
+    Other tools never save; call this only when the file itself should change.
+    """
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    await notebook.save()
+    return {"saved": True, "path": notebook.path, "dirty": notebook.dirty}
