@@ -196,8 +196,15 @@ def prepare_site_pyodide() -> None:
     log(f"site pyodide ready: {len(packages)} kernel wheels")
 
 
+def install_extension() -> None:
+    """pip install . into the venv, exactly as a user would: the hook builds the labextension."""
+    run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+        "--force-reinstall", ROOT)
+
+
 def build_site() -> None:
-    build_labextension()
+    """A stock `jupyter lite build` of lite/, finding the installed extension by itself."""
+    install_extension()
     prepare_site_pyodide()
     # A clean build: jupyterlite's task cache would skip patching a fresh output folder.
     shutil.rmtree(SITE, ignore_errors=True)
@@ -250,8 +257,8 @@ def serve(port: int) -> None:
 
 
 def write_docs(check: bool) -> None:
-    sys.path.insert(0, str(BRIDGE_SOURCE))
-    from webmcp_bridge.reference import render_reference
+    sys.path[:0] = [str(BRIDGE_SOURCE), str(ROOT / "docs")]
+    from reference import render_reference
 
     text = render_reference()
     if check:

@@ -4,7 +4,7 @@
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
-import { INotebookTracker, NotebookActions } from '@jupyterlab/notebook';
+import { INotebookTracker } from '@jupyterlab/notebook';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
@@ -43,7 +43,7 @@ async function boot(handoff) {
   const pyodide = await loadPyodide({ indexURL: new URL('./', pyodideUrl()).href });
   await pyodide.loadPackage(manifest.wheels.map(name => assetsUrl() + name));
   const bridge = pyodide.pyimport(manifest.module);
-  await bridge.start({ ...handoff, classes: { NotebookActions } });
+  await bridge.start(handoff);
 }
 
 const plugin = {

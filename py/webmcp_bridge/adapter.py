@@ -94,9 +94,10 @@ class NotebookHandle:
         session = _value(session_context.session)
         kernel = _value(session.kernel) if session is not None else None
         if kernel is None:
-            preference = _value(session_context.kernelPreference)
-            name = _value(preference.name) if preference is not None else None
-            return {"name": name, "status": "unavailable"}
+            if session_context.isReady and session_context.hasNoKernel:
+                return {"name": None, "status": "unavailable"}
+            spec = _to_python(self._notebook.model.getMetadata("kernelspec")) or {}
+            return {"name": spec.get("name"), "status": "starting"}
         info: KernelInfo = {"name": str(kernel.name), "status": _KERNEL_STATUS.get(str(kernel.status), "unknown")}
         display_name = _value(session_context.kernelDisplayName)
         if display_name:
@@ -144,6 +145,7 @@ class Lab:
         if panel is None:
             raise RuntimeError(f"JupyterLab could not open {path}")
         await panel.context.ready
+        await panel.sessionContext.ready
         return NotebookHandle(self, panel)
 
     def open_documents(self) -> list[str]:
@@ -203,17 +205,22 @@ async def serve(host: Any, registry: Registry) -> int:
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(await tool.call(_arguments(raw), context)))
 
-        descriptor = {
-            "name": tool.name,
-            "title": tool.title,
-            "description": tool.description,
-            "inputSchema": tool.input_schema,
-            "outputSchema": tool.output_schema,
-            "annotations": tool.annotations,
-            "execute": create_proxy(execute),
-        }
+        # Through JSON so schema defaults of None stay null (to_js would drop them).
+        descriptor = JSON.parse(
+            to_json(
+                {
+                    "name": tool.name,
+                    "title": tool.title,
+                    "description": tool.description,
+                    "inputSchema": tool.input_schema,
+                    "outputSchema": tool.output_schema,
+                    "annotations": tool.annotations,
+                }
+            )
+        )
+        descriptor.execute = create_proxy(execute)
         try:
-            pending = model_context.registerTool(to_js_object(descriptor))
+            pending = model_context.registerTool(descriptor)
             if hasattr(pending, "then"):
                 await pending
             registered += 1

@@ -1,0 +1,165 @@
+"""Browser fixtures: the built site on 127.0.0.1, Debian's Chromium with native WebMCP."""
+
+import importlib.util
+import json
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("project_build", ROOT / "build.py")
+project_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(project_build)
+
+READY = ".jp-webmcp-status[data-state=ready]"
+SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
+BOOT_TIMEOUT_MS = 120_000
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    if not (project_build.SITE / "index.html").exists():
+        pytest.fail("the site is not built: run python3 build.py test")
+    server = project_build.site_server(0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def chromium_path() -> str:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or pytest.fail("Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": project_build.CHROMIUM_FLAGS}
+
+
+class RequestRecorder:
+    """Every request the page makes; the run fails if one leaves the site's origin."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+        self.urls: list[str] = []
+
+    def record(self, request) -> None:
+        self.urls.append(request.url)
+
+    def foreign(self) -> list[str]:
+        return [
+            url for url in self.urls
+            if urlparse(url).scheme not in ("data", "blob") and not url.startswith(self.origin + "/")
+        ]
+
+
+class Lab:
+    """A JupyterLite page with the bridge, driven through page.webmcp as an agent would."""
+
+    def __init__(self, page, origin: str):
+        self.page = page
+        self.origin = origin
+
+    def open(self, query: str = "") -> "Lab":
+        self.page.goto(f"{self.origin}/lab/index.html{query}")
+        self.page.wait_for_selector(READY, timeout=BOOT_TIMEOUT_MS)
+        return self
+
+    def call_raw(self, name: str, arguments=None) -> dict:
+        return self.page.webmcp.call_tool(name, {} if arguments is None else arguments)
+
+    def call(self, name: str, arguments=None) -> dict:
+        """The structured result of a successful call (fails the test on an error)."""
+        result = self.call_raw(name, arguments)
+        assert not result.get("isError"), result
+        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+        return result["structuredContent"]
+
+    def error(self, name: str, arguments=None) -> dict:
+        result = self.call_raw(name, arguments)
+        assert result.get("isError") is True, result
+        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+        return result["structuredContent"]
+
+    def live_cells(self, path: str) -> list[dict]:
+        """Cells straight from JupyterLab's shared model, bypassing the bridge."""
+        return self.page.evaluate(
+            """path => {
+                const panel = Array.from(window.jupyterapp.shell.widgets('main'))
+                    .find(w => w.context && w.context.path === path);
+                return panel.content.model.sharedModel.cells.map(
+                    c => ({id: c.id, type: c.cell_type, source: c.getSource()}));
+            }""",
+            path,
+        )
+
+    def set_source(self, path: str, index: int, source: str) -> None:
+        """A human edit through the shared model."""
+        self.page.evaluate(
+            """([path, index, source]) => {
+                const panel = Array.from(window.jupyterapp.shell.widgets('main'))
+                    .find(w => w.context && w.context.path === path);
+                panel.content.model.sharedModel.cells[index].setSource(source);
+            }""",
+            [path, index, source],
+        )
+
+    def save_file(self, path: str, notebook: dict) -> None:
+        self.page.evaluate(
+            """([path, content]) => window.jupyterapp.serviceManager.contents.save(
+                path, {type: 'notebook', format: 'json', content})""",
+            [path, notebook],
+        )
+
+    def read_file(self, path: str) -> dict:
+        return self.page.evaluate(
+            "path => window.jupyterapp.serviceManager.contents.get(path, {content: true}).then(m => m.content)",
+            path,
+        )
+
+    def wait_for(self, predicate, timeout: float = 90.0, interval: float = 0.25):
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError("condition not met in time")
+            time.sleep(interval)
+
+
+@pytest.fixture(scope="module")
+def lab_page(browser, site_url):
+    """A fresh browser context per test module, with its requests recorded."""
+    context = browser.new_context()
+    recorder = RequestRecorder(site_url)
+    context.on("request", recorder.record)
+    page = context.new_page()
+    yield Lab(page, site_url), recorder
+    context.close()
+    assert recorder.urls, "no request was recorded"
+    assert recorder.foreign() == [], f"requests left the site: {recorder.foreign()[:5]}"
+
+
+def code_cell(cell_id: str, source: str) -> dict:
+    return {"cell_type": "code", "id": cell_id, "metadata": {}, "source": source, "outputs": [],
+            "execution_count": None}
+
+
+def notebook_json(cells: list[dict]) -> dict:
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}},
+        "cells": cells,
+    }

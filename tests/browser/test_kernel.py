@@ -1,0 +1,26 @@
+"""The site's own Pyodide kernel runs code offline, and the bridge reads the result live."""
+
+import pytest
+
+from conftest import code_cell, notebook_json
+
+
+@pytest.fixture(scope="module")
+def lab(lab_page):
+    lab, _ = lab_page
+    lab.open()
+    lab.save_file("run.ipynb", notebook_json([code_cell("compute", "import sys\nprint(sys.platform, 6 * 7)")]))
+    lab.call("jupyter_open_notebook", {"path": "run.ipynb"})
+    return lab
+
+
+def test_the_pyodide_kernel_runs_a_cell_offline(lab):
+    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+    cell = lab.wait_for(
+        lambda: (c := lab.call("jupyter_get_cells", {"cellIds": ["compute"], "includeOutputs": True})["cells"][0])
+        and c.get("outputs") and c,
+        timeout=120,
+    )
+    assert cell["outputs"] == [{"outputType": "stream", "name": "stdout", "text": "emscripten 42\n"}]
+    assert cell["executionCount"] == 1

@@ -1,0 +1,55 @@
+"""The bridge registers its tools with Chromium's native WebMCP, and degrades without it."""
+
+import pytest
+
+from conftest import SETTLED, chromium_path, project_build
+from webmcp_bridge.registry import REGISTRY
+
+
+@pytest.fixture(scope="module")
+def lab(lab_page):
+    lab, _ = lab_page
+    return lab.open("?path=demo.ipynb")
+
+
+def test_every_tool_is_listed_with_its_schema(lab):
+    listed = {tool["name"]: tool for tool in lab.page.webmcp.tools()}
+    assert set(listed) == {tool.name for tool in REGISTRY}
+    for tool in REGISTRY:
+        seen = listed[tool.name]
+        assert seen["description"] == tool.description
+        assert seen["inputSchema"] == tool.input_schema
+        annotations = seen.get("annotations") or {}  # Playwright leaves out all-false annotations
+        assert bool(annotations.get("readOnly")) is tool.read_only
+        assert bool(annotations.get("untrustedContent")) is tool.untrusted_content
+
+
+def test_titles_and_hints_as_the_browser_holds_them(lab):
+    held = lab.page.evaluate(
+        "async () => (await document.modelContext.getTools()).map(t => [t.name, t.title, t.annotations])"
+    )
+    assert sorted(held) == sorted(
+        [tool.name, tool.title, {**tool.annotations, "consequentialHint": False, "debugging": False}]
+        for tool in REGISTRY
+    )
+
+
+def test_status_item_reports_ready_with_the_tool_count(lab):
+    text = lab.page.inner_text(".jp-webmcp-status")
+    assert text == f"WebMCP: ready ({len(REGISTRY)} tools)"
+
+
+def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
+    flags = [flag for flag in project_build.CHROMIUM_FLAGS if "WebMCP" not in flag]
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
+    try:
+        page = browser.new_page()
+        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(SETTLED, timeout=60_000)
+        assert page.inner_text(".jp-webmcp-status") == "WebMCP unavailable: this browser has no WebMCP"
+        assert page.evaluate("() => 'modelContext' in document || 'modelContext' in navigator") is False
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+        cells = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.cells.length")
+        assert cells == 6
+    finally:
+        browser.close()

@@ -1,0 +1,42 @@
+import pytest
+
+from webmcp_bridge.errors import ErrorCode, ToolError
+from webmcp_bridge.hashing import revision, source_hash
+from webmcp_bridge.paths import base_name, is_notebook_path, join_path, normalize_path
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("", ""), ("a.ipynb", "a.ipynb"), ("./dir//b.ipynb", "dir/b.ipynb"), ("dir/../c.ipynb", "c.ipynb"), ("dir/", "dir")],
+)
+def test_normalize_accepts_relative_paths(raw, expected):
+    assert normalize_path(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["/etc/passwd", "../x.ipynb", "a/../../x", "dir\\x.ipynb", "C:/x", "a\x00b"])
+def test_normalize_rejects_escapes(raw):
+    with pytest.raises(ToolError) as caught:
+        normalize_path(raw)
+    assert caught.value.code is ErrorCode.INVALID_PATH
+    assert caught.value.details == {"path": raw}
+
+
+def test_path_helpers():
+    assert join_path("", "a.ipynb") == "a.ipynb"
+    assert join_path("d", "a.ipynb") == "d/a.ipynb"
+    assert base_name("d/e/a.ipynb") == "a.ipynb"
+    assert is_notebook_path("a.ipynb") and not is_notebook_path("a.py")
+
+
+def test_source_hash_is_stable_and_content_sensitive():
+    assert source_hash("print(1)") == source_hash("print(1)")
+    assert source_hash("print(1)") != source_hash("print(1) ")
+    assert len(source_hash("")) == 16
+
+
+def test_revision_depends_on_ids_types_and_hashes():
+    base = [("a", "code", source_hash("x")), ("b", "markdown", source_hash("y"))]
+    assert revision(base) == revision(list(base))
+    assert revision(base) != revision(base[::-1])
+    assert revision(base) != revision([("a", "raw", source_hash("x")), base[1]])
+    assert revision(base) != revision([base[0], ("b", "markdown", source_hash("z"))])

@@ -1,0 +1,81 @@
+import asyncio
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import webmcp_bridge
+from webmcp_bridge.registry import REGISTRY, CallContext
+
+EXPECTED_TOOLS = {
+    "jupyter_get_context",
+    "jupyter_list_workspace",
+    "jupyter_open_notebook",
+    "jupyter_create_notebook",
+    "jupyter_get_cells",
+    "jupyter_save_notebook",
+}
+
+
+def call(name, arguments, lab=None, aborted=False):
+    tool = REGISTRY.get(name)
+    return asyncio.run(tool.call(arguments, CallContext(lab, lambda: aborted)))
+
+
+def test_registry_holds_the_expected_tools():
+    assert {tool.name for tool in REGISTRY} == EXPECTED_TOOLS
+
+
+@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+def test_schemas_are_object_rooted_ascii_and_valid(tool):
+    for schema in (tool.input_schema, tool.output_schema):
+        assert schema["type"] == "object"
+        assert json.dumps(schema, ensure_ascii=False).isascii()
+        assert "$ref" not in json.dumps(schema)
+        Draft202012Validator.check_schema(schema)
+    assert tool.input_schema.get("additionalProperties") is False
+    assert tool.description and tool.description.split(".")[0]
+    assert tool.annotations == {"readOnlyHint": tool.read_only, "untrustedContentHint": tool.untrusted_content}
+    assert len(tool.name) <= 64 and tool.name.replace("_", "").isalnum()
+
+
+def test_unknown_argument_lists_accepted_ones():
+    result = call("jupyter_get_cells", {"notebook": "x.ipynb"})
+    error = result["structuredContent"]
+    assert result["isError"] is True
+    assert error["error"] == "INVALID_ARGUMENT" and error["field"] == "notebook"
+    assert "notebookPath" in error["accepted"] and '"notebookPath"' in error["message"]
+
+
+def test_wrong_type_and_missing_field_name_the_field():
+    wrong = call("jupyter_get_cells", {"startIndex": "3"})["structuredContent"]
+    assert wrong["error"] == "INVALID_ARGUMENT" and wrong["field"] == "startIndex"
+    missing = call("jupyter_open_notebook", {})["structuredContent"]
+    assert missing["error"] == "INVALID_ARGUMENT" and missing["field"] == "path"
+    assert "Missing" in missing["message"]
+    negative = call("jupyter_get_cells", {"endIndex": -1})["structuredContent"]
+    assert negative["field"] == "endIndex"
+    not_object = call("jupyter_get_context", ["a"])["structuredContent"]
+    assert not_object["error"] == "INVALID_ARGUMENT"
+
+
+def test_a_failing_lab_becomes_internal_error():
+    class BrokenLab:
+        def current_directory(self):
+            raise RuntimeError("lab exploded")
+
+    result = call("jupyter_get_context", {}, lab=BrokenLab())
+    assert result["isError"] is True
+    assert result["structuredContent"] == {"error": "INTERNAL_ERROR", "message": "lab exploded"}
+
+
+def test_aborted_before_start():
+    result = call("jupyter_get_context", {}, aborted=True)
+    assert result["structuredContent"]["error"] == "ABORTED"
+
+
+def test_importing_the_package_touches_no_javascript():
+    import sys
+
+    assert webmcp_bridge.REGISTRY is REGISTRY
+    assert "js" not in sys.modules and "pyodide" not in sys.modules
