@@ -5,6 +5,7 @@
     python3 build.py test      install what is missing, build, run every test
     python3 build.py build     build the demo site into build/site
     python3 build.py docs      regenerate docs/tools.md from the tool registry
+    python3 build.py bench     build, then measure boot in headless Chromium
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
 
 Everything runs in ./.venv, created and kept in step with requirements-dev.txt
@@ -278,6 +279,15 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(result.returncode)
 
 
+def bench(runs: int) -> None:
+    chromium = ensure_chromium()
+    build_site()
+    sys.path.insert(0, str(ROOT / "tests"))
+    from bench import run_benchmark
+
+    run_benchmark(site_server, SITE, chromium, CHROMIUM_FLAGS, runs, BUILD / "bench.json")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -288,6 +298,8 @@ def main() -> None:
     commands.add_parser("labextension", help="build the JupyterLab extension into build/labextension")
     docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
     docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
+    bench_parser = commands.add_parser("bench", help="build, then measure boot in headless Chromium")
+    bench_parser.add_argument("--runs", type=int, default=3)
     test_parser = commands.add_parser("test", help="install what is missing, build, run all tests")
     test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra pytest arguments")
     args = parser.parse_args()
@@ -303,6 +315,8 @@ def main() -> None:
         build_labextension()
     elif args.command == "docs":
         write_docs(args.check)
+    elif args.command == "bench":
+        bench(args.runs)
     elif args.command == "test":
         test(args.pytest_args)
 

@@ -27,6 +27,7 @@ function createStatusItem(statusBar) {
   const item = new Widget();
   item.addClass('jp-webmcp-status');
   const setStatus = (state, text) => {
+    performance.mark(`webmcp:${state}`);
     item.node.dataset.state = state;
     item.node.textContent = text;
     item.node.title = text;
