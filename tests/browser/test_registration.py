@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import SETTLED, chromium_path, project_build
+from conftest import SETTLED, RequestRecorder, chromium_path, project_build
 from webmcp_bridge.registry import REGISTRY
 
 
@@ -39,17 +39,39 @@ def test_status_item_reports_ready_with_the_tool_count(lab):
     assert text == f"WebMCP: ready ({len(REGISTRY)} tools)"
 
 
+def assert_lab_works(page):
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.cells.length") == 6
+
+
 def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
     flags = [flag for flag in project_build.CHROMIUM_FLAGS if "WebMCP" not in flag]
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
     try:
         page = browser.new_page()
+        recorder = RequestRecorder(site_url)
+        page.on("request", recorder.record)
         page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
         page.wait_for_selector(SETTLED, timeout=60_000)
         assert page.inner_text(".jp-webmcp-status") == "WebMCP unavailable: this browser has no WebMCP"
         assert page.evaluate("() => 'modelContext' in document || 'modelContext' in navigator") is False
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-        cells = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.cells.length")
-        assert cells == 6
+        assert_lab_works(page)
+        assert not any("/static/bridge/" in url for url in recorder.urls), "the bridge loaded for nothing"
+        assert recorder.foreign() == []
     finally:
         browser.close()
+
+
+def test_a_failed_boot_is_reported_and_the_lab_still_works(browser, site_url):
+    # The service worker would serve the request beyond page.route's reach.
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.route("**/static/bridge/manifest.json", lambda route: route.fulfill(status=404, body="gone"))
+        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(SETTLED, timeout=60_000)
+        assert page.inner_text(".jp-webmcp-status").startswith("WebMCP unavailable: ")
+        assert_lab_works(page)
+        assert page.webmcp.tools() == []
+    finally:
+        context.close()

@@ -41,6 +41,23 @@ def test_open_then_context_then_cells_match_the_live_model(lab):
     assert "outputs" not in by_id["notes"]
 
 
+def test_context_reports_what_the_human_selected_in_the_editor(lab):
+    lab.call("jupyter_open_notebook", {"path": "demo.ipynb", "cellId": "greeting"})
+    lab.page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".cm-content").click()
+    lab.page.keyboard.press("Control+Home")
+    lab.page.keyboard.press("Shift+End")
+    focus = lab.call("jupyter_get_context")["focus"]
+    assert focus["activeCellId"] == "greeting" and focus["selectedCellIds"] == ["greeting"]
+    line = "message = 'hello from Pyodide'"
+    assert focus["textSelection"] == {
+        "start": {"line": 0, "column": 0},
+        "end": {"line": 0, "column": len(line)},
+        "text": line,
+    }
+    assert focus["cursor"] == {"line": 0, "column": len(line)}
+    lab.page.keyboard.press("Escape")
+
+
 def test_cells_by_id_and_range(lab):
     picked = lab.call("jupyter_get_cells", {"notebookPath": "demo.ipynb", "cellIds": ["notes", "intro"]})
     assert [(c["id"], c["index"]) for c in picked["cells"]] == [("notes", 5), ("intro", 0)]

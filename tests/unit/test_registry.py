@@ -1,5 +1,6 @@
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -18,8 +19,10 @@ EXPECTED_TOOLS = {
 
 
 def call(name, arguments, lab=None, aborted=False):
+    """Run a tool call on its own event loop (Playwright may own this thread's loop)."""
     tool = REGISTRY.get(name)
-    return asyncio.run(tool.call(arguments, CallContext(lab, lambda: aborted)))
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, tool.call(arguments, CallContext(lab, lambda: aborted))).result()
 
 
 def test_registry_holds_the_expected_tools():
