@@ -1,6 +1,7 @@
 // Thin host: boots a main-thread Pyodide, loads the bridge wheels shipped in
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/webmcp_bridge); nothing here knows about tools.
+import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
@@ -44,7 +45,8 @@ async function boot(handoff) {
   const pyodide = await loadPyodide({ indexURL: new URL('./', pyodideUrl()).href });
   await pyodide.loadPackage(manifest.wheels.map(name => assetsUrl() + name));
   const bridge = pyodide.pyimport(manifest.module);
-  await bridge.start(handoff);
+  // Python cannot import JupyterLab's classes; hand over the few it calls.
+  await bridge.start({ ...handoff, classes: { CodeCell } });
 }
 
 const plugin = {

@@ -4,14 +4,14 @@ Everything here converts between live JupyterLab state and plain Python
 data; the tools decide what to do with it.
 """
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from js import JSON, Object
 from pyodide.ffi import JsProxy, create_proxy, jsnull, to_js
 
 from .envelope import to_json
 from .models import KernelInfo
-from .registry import CallContext, Registry
+from .registry import CallContext, NeverAborted, Registry
 from .snapshots import CellRecord, EditorState
 
 _KERNEL_STATUS = {
@@ -94,15 +94,18 @@ class NotebookHandle:
         session = _value(session_context.session)
         kernel = _value(session.kernel) if session is not None else None
         if kernel is None:
-            if session_context.isReady and session_context.hasNoKernel:
-                return {"name": None, "status": "unavailable"}
-            spec = _to_python(self._notebook.model.getMetadata("kernelspec")) or {}
-            return {"name": spec.get("name"), "status": "starting"}
+            return {"name": None, "status": "unavailable"}
         info: KernelInfo = {"name": str(kernel.name), "status": _KERNEL_STATUS.get(str(kernel.status), "unknown")}
         display_name = _value(session_context.kernelDisplayName)
         if display_name:
             info["displayName"] = str(display_name)
         return info
+
+    async def has_kernel(self) -> bool:
+        """Whether a kernel is attached, once the session has finished initializing."""
+        await self._panel.sessionContext.ready
+        session = _value(self._panel.sessionContext.session)
+        return session is not None and _value(session.kernel) is not None
 
     def activate(self) -> None:
         self._lab.app.shell.activateById(self._panel.id)
@@ -113,6 +116,85 @@ class NotebookHandle:
         notebook.deselectAll()
         await notebook.scrollToCell(notebook.widgets[index])
 
+    # Writes. Each is synchronous, so a guard checked just before cannot be raced.
+
+    def insert_cell(self, index: int, cell_type: str, source: str) -> str:
+        cell = self._notebook.model.sharedModel.insertCell(
+            index, to_js_object({"cell_type": cell_type, "source": source, "metadata": {}})
+        )
+        return str(cell.id)
+
+    def set_source(self, index: int, source: str) -> None:
+        self._shared_cells()[index].setSource(source)
+
+    def delete_cell(self, index: int) -> None:
+        self._notebook.model.sharedModel.deleteCell(index)
+
+    def activate_cell(self, index: int, *, render_markdown: bool) -> None:
+        notebook = self._notebook
+        notebook.activeCellIndex = index
+        notebook.deselectAll()
+        if render_markdown:
+            self.render_markdown(index)
+
+    def render_markdown(self, index: int) -> None:
+        widget = self._notebook.widgets[index]
+        if str(widget.model.type) == "markdown":
+            widget.rendered = True
+
+    # Execution
+
+    def _widget_for(self, index: int, cell_id: str) -> Any:
+        """The cell widget at `index` if it is in step with the model, else None."""
+        widgets = self._notebook.widgets
+        if index >= widgets.length:
+            return None
+        widget = widgets[index]
+        return widget if str(widget.model.id) == cell_id else None
+
+    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
+        """Run one code cell as the human would; the reply status, or None if its widget is gone."""
+        widget = self._widget_for(index, cell_id)
+        if widget is None:
+            return None
+        reply = _value(await self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext))
+        return str(reply.content.status) if reply is not None else "error"
+
+    def interrupt_kernel(self) -> None:
+        session = _value(self._panel.sessionContext.session)
+        kernel = _value(session.kernel) if session is not None else None
+        if kernel is not None:
+            kernel.interrupt()
+
+    async def restart_kernel(self) -> None:
+        await self._panel.sessionContext.restartKernel()
+
+    # View
+
+    async def focus_cell(self, index: int, selection: Optional[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+        """Show the cell, then place the editor's cursor or selection (UTF-16 columns)."""
+        self.activate()
+        await self.reveal_cell(index)
+        if selection is None:
+            return
+        widget = self._notebook.widgets[index]
+        if str(widget.model.type) == "markdown":
+            widget.rendered = False
+        self._notebook.mode = "edit"
+        editor = _value(widget.editor)
+        if editor is None:
+            return
+        (start_line, start_column), (end_line, end_column) = selection
+        editor.setSelection(
+            to_js_object(
+                {
+                    "start": {"line": start_line, "column": start_column},
+                    "end": {"line": end_line, "column": end_column},
+                }
+            )
+        )
+        editor.focus()
+
     async def save(self) -> None:
         await self._panel.context.save()
 
@@ -122,6 +204,7 @@ class Lab:
 
     def __init__(self, host: Any):
         self.app = host.app
+        self.classes = host.classes
         self._tracker = host.tracker
         self._documents = host.docManager
         self._file_browser = _value(host.fileBrowser)
@@ -184,6 +267,27 @@ class Lab:
         await self._contents.delete(path)
 
 
+class SignalAbort:
+    """A call's AbortSignal, as the tools see abort state."""
+
+    def __init__(self, signal: Any):
+        self._signal = signal
+
+    @property
+    def aborted(self) -> bool:
+        return bool(self._signal.aborted)
+
+    def on_abort(self, callback: Callable[[], None]) -> Callable[[], None]:
+        listener = create_proxy(lambda _event: callback())
+        self._signal.addEventListener("abort", listener)
+
+        def cancel() -> None:
+            self._signal.removeEventListener("abort", listener)
+            listener.destroy()
+
+        return cancel
+
+
 def _arguments(raw: Any) -> Any:
     try:
         return _to_python(raw)
@@ -201,7 +305,7 @@ async def serve(host: Any, registry: Registry) -> int:
 
         async def execute(raw: Any = None, options: Any = None, tool=tool) -> Any:
             signal = _value(getattr(options, "signal", None)) if _value(options) is not None else None
-            context = CallContext(lab, lambda: bool(signal is not None and signal.aborted))
+            context = CallContext(lab, SignalAbort(signal) if signal is not None else NeverAborted())
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(await tool.call(_arguments(raw), context)))
 

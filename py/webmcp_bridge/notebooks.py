@@ -1,11 +1,11 @@
 """Notebook resolution and the summaries built from an open notebook."""
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from .errors import ErrorCode, ToolError
 from .models import FocusContext, NotebookInfo
 from .paths import is_notebook_path, normalize_path
-from .snapshots import focus_context, notebook_info
+from .snapshots import CellRecord, focus_context, notebook_info
 
 
 def notebook_not_found(path: str) -> ToolError:
@@ -29,6 +29,17 @@ async def resolve_notebook(lab: Any, path: Optional[str]) -> Any:
     if entry is None or entry.get("type") != "notebook":
         raise notebook_not_found(path)
     return await lab.open_notebook(normalized, activate=False)
+
+
+def cell_not_found(cell_id: str, path: str) -> ToolError:
+    return ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{cell_id}" in {path}.', cellId=cell_id)
+
+
+def cell_index(records: Sequence[CellRecord], cell_id: str, path: str) -> int:
+    for index, record in enumerate(records):
+        if record.id == cell_id:
+            return index
+    raise cell_not_found(cell_id, path)
 
 
 def info_of(notebook: Any) -> NotebookInfo:

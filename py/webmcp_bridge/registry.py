@@ -11,12 +11,22 @@ from .errors import ErrorCode, ToolError, error_payload
 from .schema import Arguments, input_schema, output_schema, parse_arguments
 
 
+class NeverAborted:
+    """The abort state of a call made without an AbortSignal."""
+
+    aborted = False
+
+    def on_abort(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Run `callback` when the call is aborted; returns a function that cancels that."""
+        return lambda: None
+
+
 @dataclass
 class CallContext:
     """What a tool call gets besides its arguments: the lab and the abort state."""
 
     lab: Any
-    is_aborted: Callable[[], bool] = lambda: False
+    abort: Any = field(default_factory=NeverAborted)
 
 
 Handler = Callable[[Any, CallContext], Awaitable[Any]]
@@ -48,7 +58,7 @@ class Tool:
     async def call(self, raw_arguments: Any, context: CallContext) -> dict[str, Any]:
         """Run the tool; always returns an envelope, never raises."""
         try:
-            if context.is_aborted():
+            if context.abort.aborted:
                 raise ToolError(ErrorCode.ABORTED, "The call was aborted before it started.")
             arguments = parse_arguments(self.arguments, raw_arguments)
             return success(await self.handler(arguments, context))

@@ -76,6 +76,18 @@ def utf16_to_index(line: str, column: int) -> int:
     return len(line)
 
 
+def index_to_utf16(line: str, index: int) -> int:
+    """Convert a str index on one line to the UTF-16 column browser editors expect."""
+    return sum(2 if ord(char) > 0xFFFF else 1 for char in line[: max(0, index)])
+
+
+def editor_coordinates(source: str, position: Position) -> tuple[int, int]:
+    """A character position, clamped into the source, as (line, UTF-16 column)."""
+    lines = source.split("\n")
+    line = max(0, min(position["line"], len(lines) - 1))
+    return line, index_to_utf16(lines[line], min(position["column"], len(lines[line])))
+
+
 def editor_position(source: str, line: int, column: int) -> Position:
     """An editor position with its column counted in characters."""
     lines = source.split("\n")

@@ -91,6 +91,32 @@ class Lab:
         assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
         return result["structuredContent"]
 
+    def start_call(self, name: str, arguments: dict) -> None:
+        """Start a call through the browser's own WebMCP API without waiting; finish_call awaits it."""
+        self.page.evaluate(
+            """async ([name, input]) => {
+                const tool = (await document.modelContext.getTools()).find(t => t.name === name);
+                window.__webmcpAbort = new AbortController();
+                window.__webmcpCall = document.modelContext.executeTool(
+                    tool, input, {signal: window.__webmcpAbort.signal});
+            }""",
+            [name, arguments],
+        )
+
+    def abort_call(self) -> None:
+        self.page.evaluate("() => window.__webmcpAbort.abort()")
+
+    def finish_call(self) -> dict:
+        """The call's structured result, or {"rejected": ...} when the browser rejected it (as on abort)."""
+        outcome = self.page.evaluate(
+            "() => window.__webmcpCall.then(text => ({text}), error => ({rejected: error.name}))"
+        )
+        return outcome if "rejected" in outcome else json.loads(outcome["text"])["structuredContent"]
+
+    def open_with_idle_kernel(self, path: str) -> None:
+        self.call("jupyter_open_notebook", {"path": path})
+        self.wait_for(lambda: self.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+
     def live_cells(self, path: str) -> list[dict]:
         """Cells straight from JupyterLab's shared model, bypassing the bridge."""
         return self.page.evaluate(

@@ -6,7 +6,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import webmcp_bridge
-from webmcp_bridge.registry import REGISTRY, CallContext
+from webmcp_bridge.registry import REGISTRY, CallContext, NeverAborted
 
 EXPECTED_TOOLS = {
     "jupyter_get_context",
@@ -15,14 +15,25 @@ EXPECTED_TOOLS = {
     "jupyter_create_notebook",
     "jupyter_get_cells",
     "jupyter_save_notebook",
+    "jupyter_insert_cell",
+    "jupyter_update_cell",
+    "jupyter_delete_cell",
+    "jupyter_run_cells",
+    "jupyter_focus_cell",
+    "jupyter_kernel_action",
 }
+
+
+class AlreadyAborted(NeverAborted):
+    aborted = True
 
 
 def call(name, arguments, lab=None, aborted=False):
     """Run a tool call on its own event loop (Playwright may own this thread's loop)."""
     tool = REGISTRY.get(name)
+    context = CallContext(lab, AlreadyAborted() if aborted else NeverAborted())
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, tool.call(arguments, CallContext(lab, lambda: aborted))).result()
+        return pool.submit(asyncio.run, tool.call(arguments, context)).result()
 
 
 def test_registry_holds_the_expected_tools():
@@ -82,3 +93,33 @@ def test_importing_the_package_touches_no_javascript():
 
     assert webmcp_bridge.REGISTRY is REGISTRY
     assert "js" not in sys.modules and "pyodide" not in sys.modules
+
+
+def test_invalid_cell_type_has_its_own_code():
+    error = call("jupyter_insert_cell", {"cellType": "sql"})["structuredContent"]
+    assert error["error"] == "INVALID_CELL_TYPE" and error["cellType"] == "sql"
+    position = call("jupyter_insert_cell", {"position": "left"})["structuredContent"]
+    assert position["error"] == "INVALID_ARGUMENT" and position["field"] == "position"
+
+
+def test_writes_over_the_size_limit_are_refused_with_their_byte_count():
+    from webmcp_bridge.limits import MAX_CELL_SOURCE_WRITE_BYTES
+
+    source = "é" * (MAX_CELL_SOURCE_WRITE_BYTES // 2 + 1)
+    for name, arguments in (
+        ("jupyter_insert_cell", {"source": source}),
+        ("jupyter_update_cell", {"cellId": "a", "source": source, "expectedSourceHash": "h"}),
+    ):
+        error = call(name, arguments)["structuredContent"]
+        assert error["error"] == "INVALID_ARGUMENT" and error["bytes"] == len(source.encode()), name
+
+
+def test_update_needs_source_and_hash():
+    missing_source = call("jupyter_update_cell", {"cellId": "a", "expectedSourceHash": "h"})["structuredContent"]
+    assert missing_source["field"] == "source"
+    missing_hash = call("jupyter_update_cell", {"cellId": "a", "source": ""})["structuredContent"]
+    assert missing_hash["field"] == "expectedSourceHash"
+    null_source = call("jupyter_update_cell", {"cellId": "a", "source": None, "expectedSourceHash": "h"})
+    assert null_source["structuredContent"]["field"] == "source"
+    unknown_action = call("jupyter_kernel_action", {"action": "shutdown"})["structuredContent"]
+    assert unknown_action["error"] == "INVALID_ARGUMENT" and unknown_action["field"] == "action"

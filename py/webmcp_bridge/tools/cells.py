@@ -8,7 +8,7 @@ from typing_extensions import TypedDict
 from .. import limits
 from ..errors import ErrorCode, ToolError
 from ..models import CellSnapshot, NotebookInfo
-from ..notebooks import resolve_notebook
+from ..notebooks import cell_index, resolve_notebook
 from ..registry import CallContext, tool
 from ..schema import Arguments
 from ..snapshots import cell_snapshot, notebook_info
@@ -44,11 +44,7 @@ async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     if args.cellIds is not None:
-        positions = {record.id: index for index, record in enumerate(records)}
-        for cell_id in args.cellIds:
-            if cell_id not in positions:
-                raise ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{cell_id}" in {notebook.path}.', cellId=cell_id)
-        wanted = [positions[cell_id] for cell_id in args.cellIds]
+        wanted = [cell_index(records, cell_id, notebook.path) for cell_id in args.cellIds]
     else:
         end = args.startIndex + limits.DEFAULT_CELLS_RETURNED if args.endIndex is None else args.endIndex
         if end < args.startIndex:

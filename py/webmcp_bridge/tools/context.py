@@ -5,9 +5,9 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..errors import ErrorCode, ToolError
-from ..models import FocusContext, KernelInfo, NotebookInfo, ReviewCounts
-from ..notebooks import focus_of, info_of, notebook_not_found
+from ..models import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
+from ..snapshots import editor_coordinates
+from ..notebooks import cell_index, focus_of, info_of, notebook_not_found, resolve_notebook
 from ..paths import is_notebook_path, normalize_path
 from ..registry import CallContext, tool
 from ..schema import Arguments
@@ -83,8 +83,55 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
     elif args.activate:
         notebook.activate()
     if args.cellId is not None:
-        ids = [cell.id for cell in notebook.cells()]
-        if args.cellId not in ids:
-            raise ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{args.cellId}" in {path}.', cellId=args.cellId)
-        await notebook.reveal_cell(ids.index(args.cellId))
+        await notebook.reveal_cell(cell_index(notebook.cells(), args.cellId, path))
     return {"notebook": info_of(notebook), "kernel": notebook.kernel(), "focus": focus_of(notebook), "review": None}
+
+
+class PositionArgument(Arguments):
+    line: int = Field(ge=0, description="Zero-based line.")
+    column: int = Field(ge=0, description="Zero-based column, in characters.")
+
+
+class SelectionArgument(Arguments):
+    start: PositionArgument
+    end: PositionArgument
+
+
+class FocusCellArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
+    cellId: str = Field(description="Cell to show.")
+    cursor: Optional[PositionArgument] = Field(None, description="Where to put the cursor; ignored with selection.")
+    selection: Optional[SelectionArgument] = Field(None, description="Source range to select; wins over cursor.")
+
+
+class FocusCellResult(TypedDict):
+    notebook: NotebookInfo
+    focus: FocusContext
+
+
+def _position(argument: PositionArgument) -> Position:
+    return {"line": argument.line, "column": argument.column}
+
+
+@tool("jupyter_focus_cell", "Focus a cell", read_only=False)
+async def focus_cell(args: FocusCellArguments, ctx: CallContext) -> FocusCellResult:
+    """Scroll to a cell and select it, optionally placing the cursor or selecting a source range in its editor.
+
+    Use it to point the human at the code under discussion; only the view
+    changes, never the content. The cell is checked before anything moves.
+    """
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    records = notebook.cells()
+    index = cell_index(records, args.cellId, notebook.path)
+    source = records[index].source
+    selection = None
+    if args.selection is not None:
+        selection = (
+            editor_coordinates(source, _position(args.selection.start)),
+            editor_coordinates(source, _position(args.selection.end)),
+        )
+    elif args.cursor is not None:
+        point = editor_coordinates(source, _position(args.cursor))
+        selection = (point, point)
+    await notebook.focus_cell(index, selection)
+    return {"notebook": info_of(notebook), "focus": focus_of(notebook)}

@@ -1,0 +1,86 @@
+"""Pure pieces of running cells: target selection and one-line result summaries."""
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from . import limits
+from .errors import ErrorCode, ToolError
+from .outputs import serialize_output
+from .snapshots import CellRecord
+from .text import clamp_chars, one_line
+
+
+@dataclass(frozen=True)
+class Target:
+    """A cell to run, remembered by id; `reported_id` is what a vanished target reports."""
+
+    cell_id: str
+    reported_id: str
+
+
+def select_targets(
+    records: Sequence[CellRecord],
+    active_index: Optional[int],
+    cell_ids: Optional[list[str]],
+    start_index: Optional[int],
+    end_index: Optional[int],
+    path: str,
+) -> list[Target]:
+    """Resolve exactly one selector form to targets in notebook order, or raise INVALID_ARGUMENT."""
+    has_range = start_index is not None or end_index is not None
+    if cell_ids is not None and has_range:
+        raise _invalid("Give either cellIds or startIndex/endIndex, not both.", "cellIds")
+    if cell_ids is not None:
+        if not cell_ids:
+            raise _invalid("cellIds must name at least one cell.", "cellIds")
+        if len(cell_ids) > limits.MAX_CELL_IDS_PER_CALL:
+            raise _invalid(f"At most {limits.MAX_CELL_IDS_PER_CALL} cells per call.", "cellIds")
+        known = {record.id for record in records}
+        for cell_id in cell_ids:
+            if cell_id not in known:
+                raise ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{cell_id}" in {path}.', cellId=cell_id)
+        return [Target(cell_id, cell_id) for cell_id in cell_ids]
+    if has_range:
+        if start_index is None or end_index is None:
+            raise _invalid("startIndex and endIndex go together.", "endIndex" if end_index is None else "startIndex")
+        if end_index < start_index:
+            raise _invalid("endIndex must not be before startIndex.", "endIndex")
+        if end_index - start_index > limits.MAX_CELL_IDS_PER_CALL:
+            raise _invalid(f"A range may hold at most {limits.MAX_CELL_IDS_PER_CALL} cells.", "endIndex")
+        return [Target(record.id, "") for record in records[start_index:end_index]]
+    if active_index is None or not 0 <= active_index < len(records):
+        raise _invalid("No selector was given and there is no active cell.", "cellIds")
+    return [Target(records[active_index].id, "")]
+
+
+def _invalid(message: str, field: str) -> ToolError:
+    return ToolError(ErrorCode.INVALID_ARGUMENT, message, field=field)
+
+
+def needs_kernel(record: CellRecord) -> bool:
+    return record.type == "code" and bool(record.source.strip())
+
+
+def summarize_outputs(outputs: list[dict[str, Any]]) -> str:
+    """One bounded line saying what a run produced."""
+    parts = []
+    for output in outputs:
+        shown = serialize_output(output)
+        if shown["outputType"] == "error":
+            parts.append(f"{shown['ename']}: {shown['evalue']}")
+            continue
+        text = shown.get("text") or shown.get("html") or ""
+        if text:
+            parts.append(one_line(text))
+        parts += [f"[{media['mimeType']}, {media['bytes']} bytes]" for media in shown.get("media", [])]
+    summary = " | ".join(part for part in parts if part) or "no output"
+    return clamp_chars(summary, limits.MAX_SUMMARY_CHARS)[0]
+
+
+def error_details(outputs: list[dict[str, Any]]) -> dict[str, str]:
+    """ename/evalue/traceback of the first error output, bounded like jupyter_get_cells."""
+    for output in outputs:
+        if output.get("output_type") == "error":
+            shown = serialize_output(output)
+            return {key: shown[key] for key in ("ename", "evalue", "traceback")}
+    return {}

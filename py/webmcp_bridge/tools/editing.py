@@ -1,0 +1,146 @@
+"""Changing cells beside a human: every write is guarded by the sourceHash the agent read."""
+
+from typing import Literal, Optional
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from .. import limits
+from ..errors import ErrorCode, ToolError
+from ..models import CellSnapshot, NotebookInfo
+from ..notebooks import cell_index, info_of, resolve_notebook
+from ..registry import CallContext, tool
+from ..schema import Arguments
+from ..snapshots import CellRecord, cell_snapshot
+from ..text import clamp_chars, utf8_len
+
+CELL_TYPES = ("code", "markdown", "raw")
+
+
+def check_write_size(source: str) -> None:
+    size = utf8_len(source)
+    if size > limits.MAX_CELL_SOURCE_WRITE_BYTES:
+        raise ToolError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"source is {size} bytes of UTF-8; the limit is {limits.MAX_CELL_SOURCE_WRITE_BYTES}. Nothing was written.",
+            field="source",
+            bytes=size,
+        )
+
+
+def check_hash(record: CellRecord, expected: str, message: str) -> None:
+    """STALE_CELL unless the cell still holds exactly the source the agent read."""
+    if record.source_hash != expected:
+        raise ToolError(
+            ErrorCode.STALE_CELL,
+            message,
+            cellId=record.id,
+            expectedSourceHash=expected,
+            currentSourceHash=record.source_hash,
+            currentSourcePreview=clamp_chars(record.source, limits.MAX_PREVIEW_CHARS)[0],
+        )
+
+
+class CellResult(TypedDict):
+    notebook: NotebookInfo
+    cell: CellSnapshot
+
+
+def reread(notebook, cell_id: str) -> CellResult:
+    """The written cell, found again by id (the human may have moved or deleted it)."""
+    records = notebook.cells()
+    index = cell_index(records, cell_id, notebook.path)
+    return {"notebook": info_of(notebook), "cell": cell_snapshot(notebook.cell_json(index), index)}
+
+
+class InsertCellArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook to change; the current one when omitted.")
+    referenceCellId: Optional[str] = Field(None, description="Insert next to this cell; the active cell when omitted.")
+    position: Literal["above", "below"] = Field("below", description="Side of the reference cell.")
+    cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)}, description="Type of the new cell.")
+    source: str = Field("", description="Source of the new cell.")
+    activate: bool = Field(True, description="Make the new cell active (and render it, if markdown).")
+
+
+@tool("jupyter_insert_cell", "Insert a cell", read_only=False)
+async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellResult:
+    """Insert a new cell above or below a reference cell; the human sees it at once.
+
+    It is not run: call jupyter_run_cells for that. In an empty notebook the
+    cell is simply added. Returns the new cell with its id and sourceHash.
+    """
+    if args.cellType not in CELL_TYPES:
+        raise ToolError(
+            ErrorCode.INVALID_CELL_TYPE,
+            f'Cell type "{args.cellType}" is not one of {", ".join(CELL_TYPES)}.',
+            cellType=args.cellType,
+        )
+    check_write_size(args.source)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    records = notebook.cells()
+    if not records:
+        index = 0
+    else:
+        if args.referenceCellId is not None:
+            reference = cell_index(records, args.referenceCellId, notebook.path)
+        else:
+            reference = notebook.active_index()
+            reference = len(records) - 1 if reference is None else reference
+        index = reference if args.position == "above" else reference + 1
+    cell_id = notebook.insert_cell(index, args.cellType, args.source)
+    if args.activate:
+        notebook.activate_cell(index, render_markdown=bool(args.source))
+    return reread(notebook, cell_id)
+
+
+class UpdateCellArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
+    cellId: str = Field(description="Cell to change.")
+    source: str = Field(description="The complete new source.")
+    expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
+
+
+@tool("jupyter_update_cell", "Update a cell", read_only=False)
+async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult:
+    """Replace a cell's source in the live notebook, only if it still matches the sourceHash you read.
+
+    If the human changed it since, nothing is written and STALE_CELL returns
+    the current hash and a preview: read again, then retry. Does not run or
+    save the cell.
+    """
+    check_write_size(args.source)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    records = notebook.cells()
+    index = cell_index(records, args.cellId, notebook.path)
+    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read.")
+    notebook.set_source(index, args.source)
+    return reread(notebook, args.cellId)
+
+
+class DeleteCellArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
+    cellId: str = Field(description="Cell to delete.")
+    expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
+
+
+class DeleteCellResult(TypedDict):
+    notebook: NotebookInfo
+    deletedCellId: str
+    activeCellId: Optional[str]
+
+
+@tool("jupyter_delete_cell", "Delete a cell", read_only=False)
+async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
+    """Delete a cell, only if it still matches the sourceHash you read; a cell the human edited since is kept."""
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    records = notebook.cells()
+    index = cell_index(records, args.cellId, notebook.path)
+    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read; it was not deleted.")
+    notebook.delete_cell(index)
+    remaining = notebook.cells()
+    active = notebook.active_index()
+    return {
+        "notebook": info_of(notebook),
+        "deletedCellId": args.cellId,
+        "activeCellId": remaining[active].id if active is not None and active < len(remaining) else None,
+    }

@@ -1,0 +1,152 @@
+"""Running cells on the kernel the human shares, and kernel interrupt / restart."""
+
+from typing import Literal, Optional
+
+from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
+
+from ..errors import ErrorCode, ToolError
+from ..execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
+from ..models import KernelInfo, NotebookInfo
+from ..notebooks import info_of, resolve_notebook
+from ..registry import CallContext, tool
+from ..schema import Arguments
+
+
+class RunCellsArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook to run in; the current one when omitted.")
+    cellIds: Optional[list[str]] = Field(None, description="Cells to run, in this order.")
+    startIndex: Optional[int] = Field(None, ge=0, description="First index of a range (inclusive); needs endIndex.")
+    endIndex: Optional[int] = Field(None, ge=0, description="End of a range (exclusive); needs startIndex.")
+    stopOnError: bool = Field(True, description="Stop at the first cell that fails.")
+
+
+class CellRunResult(TypedDict):
+    cellId: str
+    index: int
+    status: Literal["ok", "error", "abort", "no-op"]
+    executionCount: NotRequired[Optional[int]]
+    outputSummary: str
+    ename: NotRequired[str]
+    evalue: NotRequired[str]
+    traceback: NotRequired[str]
+
+
+class RunCellsResult(TypedDict):
+    status: Literal["ok", "error", "aborted"]
+    notebook: NotebookInfo
+    results: list[CellRunResult]
+
+
+def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
+    return {"cellId": cell_id, "index": index, "status": "no-op", "outputSummary": why}
+
+
+def _locate(notebook, target: Target) -> tuple[int, str]:
+    """The target's current index and id, or (-1, the id it is reported by) once it is gone."""
+    for index, record in enumerate(notebook.cells()):
+        if record.id == target.cell_id:
+            return index, record.id
+    return -1, target.reported_id
+
+
+async def _run_one(notebook, target: Target, ctx: CallContext) -> CellRunResult:
+    index, cell_id = _locate(notebook, target)
+    if index < 0:
+        return _skipped(index, cell_id, "The cell no longer exists; it was not run.")
+    record = notebook.cells()[index]
+    if record.type == "markdown":
+        notebook.render_markdown(index)
+        return _skipped(index, record.id, "Markdown cell rendered; nothing to execute.")
+    if record.type != "code":
+        return _skipped(index, record.id, f"{record.type.capitalize()} cells are not executed.")
+    if not record.source.strip():
+        return _skipped(index, record.id, "Empty code cell; nothing to execute.")
+    # An abort while this call's own execution is in flight interrupts the kernel.
+    stop_listening = ctx.abort.on_abort(notebook.interrupt_kernel)
+    try:
+        status = await notebook.execute_code(index, record.id)
+    finally:
+        stop_listening()
+    if status is None:
+        return _skipped(-1, target.reported_id, "The cell's view changed under the run; it was not run.")
+    index, _ = _locate(notebook, target)
+    cell = notebook.cell_json(index) if index >= 0 else {}
+    outputs = list(cell.get("outputs") or [])
+    result: CellRunResult = {
+        "cellId": record.id,
+        "index": index,
+        "status": "ok" if status == "ok" else "error",
+        "executionCount": cell.get("execution_count"),
+        "outputSummary": summarize_outputs(outputs),
+    }
+    if result["status"] == "error":
+        result.update(error_details(outputs))
+    return result
+
+
+@tool("jupyter_run_cells", "Run notebook cells", read_only=False)
+async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult:
+    """Run existing cells on the kernel the human shares, strictly in order: by cellIds, by an index range, or the active cell.
+
+    The human sees the busy state, execution counts and outputs as if they
+    had run them. Each result has a one-line outputSummary (errors inline);
+    markdown is rendered, raw and empty cells are no-ops. To compute
+    something new, insert a cell first: arbitrary code cannot be run.
+    """
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    records = notebook.cells()
+    targets = select_targets(
+        records, notebook.active_index(), args.cellIds, args.startIndex, args.endIndex, notebook.path
+    )
+    wanted = {target.cell_id for target in targets}
+    if any(needs_kernel(record) for record in records if record.id in wanted) and not await notebook.has_kernel():
+        raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+    results: list[CellRunResult] = []
+    for target in targets:
+        if ctx.abort.aborted:
+            index, cell_id = _locate(notebook, target)
+            results.append(
+                {"cellId": cell_id, "index": index, "status": "abort", "outputSummary": "Not run: the call was aborted."}
+            )
+            continue
+        result = await _run_one(notebook, target, ctx)
+        results.append(result)
+        if result["status"] == "error" and args.stopOnError and not ctx.abort.aborted:
+            break
+    if ctx.abort.aborted:
+        status = "aborted"
+    else:
+        status = "error" if any(result["status"] == "error" for result in results) else "ok"
+    return {"status": status, "notebook": info_of(notebook), "results": results}
+
+
+class KernelActionArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook whose kernel to act on; the current one when omitted.")
+    action: Literal["interrupt", "restart"] = Field(description="What to do to the kernel.")
+
+
+class KernelActionResult(TypedDict):
+    action: str
+    notebookPath: str
+    kernel: KernelInfo
+    message: str
+
+
+@tool("jupyter_kernel_action", "Interrupt or restart the kernel", read_only=False, untrusted_content=False)
+async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> KernelActionResult:
+    """Interrupt or restart a notebook's kernel, which the human shares.
+
+    An interrupt stops their work too; a restart discards every variable in
+    memory.
+    """
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    if not await notebook.has_kernel():
+        raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+    if args.action == "interrupt":
+        notebook.interrupt_kernel()
+        message = "Interrupt sent to the kernel; queued executions are cancelled."
+    else:
+        await notebook.restart_kernel()
+        message = "Kernel restarted: every variable and import held in memory is lost; rerun cells to rebuild state."
+    return {"action": args.action, "notebookPath": notebook.path, "kernel": notebook.kernel(), "message": message}

@@ -1,0 +1,81 @@
+"""Tool logic of the write path, on a small in-memory notebook standing in for the adapter."""
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+from webmcp_bridge.hashing import source_hash
+from webmcp_bridge.registry import REGISTRY, CallContext
+from webmcp_bridge.snapshots import CellRecord
+
+
+class MemoryNotebook:
+    def __init__(self, cells):
+        self.path = "memory.ipynb"
+        self.dirty = False
+        self._cells = [dict(cell) for cell in cells]
+        self._active = 0 if cells else None
+
+    def cells(self):
+        return [CellRecord(c["id"], c["cell_type"], c["source"]) for c in self._cells]
+
+    def cell_json(self, index):
+        return self._cells[index]
+
+    def active_index(self):
+        return self._active
+
+    def insert_cell(self, index, cell_type, source):
+        cell_id = f"new-{len(self._cells)}"
+        self._cells.insert(index, {"id": cell_id, "cell_type": cell_type, "source": source, "metadata": {}})
+        return cell_id
+
+    def activate_cell(self, index, *, render_markdown):
+        self._active = index
+
+    def set_source(self, index, source):
+        self._cells[index]["source"] = source
+
+
+class MemoryLab:
+    def __init__(self, notebook):
+        self.notebook = notebook
+
+    def current_notebook(self):
+        return self.notebook
+
+
+def call(lab, name, arguments):
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, REGISTRY.get(name).call(arguments, CallContext(lab))).result()
+
+
+def test_insert_into_an_empty_notebook_appends_whatever_the_reference():
+    lab = MemoryLab(MemoryNotebook([]))
+    result = call(lab, "jupyter_insert_cell", {"referenceCellId": "missing", "position": "above", "source": "x"})
+    assert not result.get("isError"), result
+    assert result["structuredContent"]["cell"]["index"] == 0
+    assert [c.source for c in lab.notebook.cells()] == ["x"]
+
+
+def test_insert_without_reference_goes_below_the_active_cell():
+    notebook = MemoryNotebook([{"id": "a", "cell_type": "code", "source": "1"}, {"id": "b", "cell_type": "code", "source": "2"}])
+    result = call(MemoryLab(notebook), "jupyter_insert_cell", {"cellType": "markdown", "source": "# m"})
+    assert result["structuredContent"]["cell"]["index"] == 1
+    assert [c.id for c in notebook.cells()] == ["a", "new-2", "b"]
+
+
+def test_update_checks_the_hash_before_writing():
+    notebook = MemoryNotebook([{"id": "a", "cell_type": "code", "source": "old"}])
+    stale = call(MemoryLab(notebook), "jupyter_update_cell", {"cellId": "a", "source": "new", "expectedSourceHash": "x"})
+    assert stale["structuredContent"]["error"] == "STALE_CELL"
+    assert notebook.cells()[0].source == "old"
+    fine = call(
+        MemoryLab(notebook), "jupyter_update_cell", {"cellId": "a", "source": "new", "expectedSourceHash": source_hash("old")}
+    )
+    assert fine["structuredContent"]["cell"]["source"] == "new"
+
+
+def test_stale_preview_is_bounded():
+    notebook = MemoryNotebook([{"id": "a", "cell_type": "code", "source": "p" * 5000}])
+    stale = call(MemoryLab(notebook), "jupyter_update_cell", {"cellId": "a", "source": "", "expectedSourceHash": "x"})
+    assert len(stale["structuredContent"]["currentSourcePreview"]) <= 400
