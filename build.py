@@ -279,13 +279,13 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(result.returncode)
 
 
-def bench(runs: int) -> None:
+def bench(runs: int, calls: int) -> None:
     chromium = ensure_chromium()
     build_site()
     sys.path.insert(0, str(ROOT / "tests"))
     from bench import run_benchmark
 
-    run_benchmark(site_server, SITE, chromium, CHROMIUM_FLAGS, runs, BUILD / "bench.json")
+    run_benchmark(site_server, SITE, chromium, CHROMIUM_FLAGS, runs, calls, BUILD / "bench.json")
 
 
 def main() -> None:
@@ -299,7 +299,8 @@ def main() -> None:
     docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
     docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
     bench_parser = commands.add_parser("bench", help="build, then measure boot in headless Chromium")
-    bench_parser.add_argument("--runs", type=int, default=3)
+    bench_parser.add_argument("--runs", type=int, default=3, help="page loads, cold and warm")
+    bench_parser.add_argument("--calls", type=int, default=50, help="calls per measured tool")
     test_parser = commands.add_parser("test", help="install what is missing, build, run all tests")
     test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra pytest arguments")
     args = parser.parse_args()
@@ -316,7 +317,7 @@ def main() -> None:
     elif args.command == "docs":
         write_docs(args.check)
     elif args.command == "bench":
-        bench(args.runs)
+        bench(args.runs, args.calls)
     elif args.command == "test":
         test(args.pytest_args)
 
