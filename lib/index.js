@@ -46,7 +46,7 @@ async function boot(handoff) {
   await pyodide.loadPackage(manifest.wheels.map(name => assetsUrl() + name));
   const bridge = pyodide.pyimport(manifest.module);
   // Python cannot import JupyterLab's classes; hand over the few it calls.
-  await bridge.start({ ...handoff, classes: { CodeCell } });
+  await bridge.start({ ...handoff, classes: { CodeCell, Widget } });
 }
 
 const plugin = {

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from . import limits
+from .access import cell_not_found, guard_cell
 from .errors import ErrorCode, ToolError
 from .outputs import serialize_output
 from .snapshots import CellRecord
@@ -26,7 +27,11 @@ def select_targets(
     end_index: Optional[int],
     path: str,
 ) -> list[Target]:
-    """Resolve exactly one selector form to targets in notebook order, or raise INVALID_ARGUMENT."""
+    """Resolve exactly one selector form to targets, checked for write access up front.
+
+    A range skips cells the owner hid (the agent cannot see them); a hidden
+    cell named by id, or a hidden active cell, reads as missing.
+    """
     has_range = start_index is not None or end_index is not None
     if cell_ids is not None and has_range:
         raise _invalid("Give either cellIds or startIndex/endIndex, not both.", "cellIds")
@@ -35,10 +40,11 @@ def select_targets(
             raise _invalid("cellIds must name at least one cell.", "cellIds")
         if len(cell_ids) > limits.MAX_CELL_IDS_PER_CALL:
             raise _invalid(f"At most {limits.MAX_CELL_IDS_PER_CALL} cells per call.", "cellIds")
-        known = {record.id for record in records}
+        by_id = {record.id: record for record in records}
         for cell_id in cell_ids:
-            if cell_id not in known:
-                raise ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{cell_id}" in {path}.', cellId=cell_id)
+            if cell_id not in by_id:
+                raise cell_not_found(cell_id, path)
+            guard_cell(by_id[cell_id].access, "write", cell_id, path)
         return [Target(cell_id, cell_id) for cell_id in cell_ids]
     if has_range:
         if start_index is None or end_index is None:
@@ -47,10 +53,17 @@ def select_targets(
             raise _invalid("endIndex must not be before startIndex.", "endIndex")
         if end_index - start_index > limits.MAX_CELL_IDS_PER_CALL:
             raise _invalid(f"A range may hold at most {limits.MAX_CELL_IDS_PER_CALL} cells.", "endIndex")
-        return [Target(record.id, "") for record in records[start_index:end_index]]
+        visible = [record for record in records[start_index:end_index] if not record.hidden]
+        for record in visible:
+            guard_cell(record.access, "write", record.id, path)
+        return [Target(record.id, "") for record in visible]
     if active_index is None or not 0 <= active_index < len(records):
         raise _invalid("No selector was given and there is no active cell.", "cellIds")
-    return [Target(records[active_index].id, "")]
+    active = records[active_index]
+    if active.hidden:
+        raise cell_not_found("", path)
+    guard_cell(active.access, "write", active.id, path)
+    return [Target(active.id, "")]
 
 
 def _invalid(message: str, field: str) -> ToolError:

@@ -48,3 +48,6 @@ MAX_DENY_REASON_BYTES = 2 * KIB
 # Export
 MAX_EXPORT_BYTES = 40 * KIB
 MAX_EXPORT_CELLS = 500
+
+# Human-edit attribution waits this long after the last change
+HUMAN_EDIT_DEBOUNCE_MS = 1_000

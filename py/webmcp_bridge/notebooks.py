@@ -1,49 +1,54 @@
-"""Notebook resolution and the summaries built from an open notebook."""
+"""Resolving notebooks and cells for a tool, with the owner's access applied on one path."""
 
 from typing import Any, Optional, Sequence
 
+from .access import Intent, cell_not_found, guard_cell, guard_notebook, notebook_not_found
 from .errors import ErrorCode, ToolError
 from .models import FocusContext, NotebookInfo
 from .paths import is_notebook_path, normalize_path
 from .snapshots import CellRecord, focus_context, notebook_info
 
 
-def notebook_not_found(path: str) -> ToolError:
-    return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'No notebook at "{path}".', path=path)
+def no_active_notebook() -> ToolError:
+    return ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "No notebook is open; pass notebookPath.")
 
 
-async def resolve_notebook(lab: Any, path: Optional[str]) -> Any:
-    """The open notebook at `path` (opened in the background if needed), else the current one."""
+async def resolve_notebook(lab: Any, path: Optional[str], intent: Intent = "read", *, activate: bool = False) -> Any:
+    """The notebook at `path` (opened if needed) or the current one.
+
+    A notebook the owner hid reads exactly as a missing one (or as no current
+    notebook); a read-only one refuses write intent.
+    """
     if path is None:
         notebook = lab.current_notebook()
+        if notebook is None or notebook.access() == "none":
+            raise no_active_notebook()
+    else:
+        normalized = normalize_path(path)
+        notebook = lab.find_notebook(normalized)
         if notebook is None:
-            raise ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "No notebook is open; pass notebookPath.")
-        return notebook
-    normalized = normalize_path(path)
-    notebook = lab.find_notebook(normalized)
-    if notebook is not None:
-        return notebook
-    if not is_notebook_path(normalized):
-        raise notebook_not_found(path)
-    entry = await lab.get_entry(normalized)
-    if entry is None or entry.get("type") != "notebook":
-        raise notebook_not_found(path)
-    return await lab.open_notebook(normalized, activate=False)
+            if not is_notebook_path(normalized) or await lab.file_notebook_access(normalized) in (None, "none"):
+                raise notebook_not_found(path)
+            notebook = await lab.open_notebook(normalized, activate=activate)
+        elif activate:
+            notebook.activate()
+        if notebook.access() == "none":
+            raise notebook_not_found(path)
+    guard_notebook(notebook.access(), intent, notebook.path)
+    return notebook
 
 
-def cell_not_found(cell_id: str, path: str) -> ToolError:
-    return ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{cell_id}" in {path}.', cellId=cell_id)
-
-
-def cell_index(records: Sequence[CellRecord], cell_id: str, path: str) -> int:
+def find_cell(records: Sequence[CellRecord], cell_id: str, path: str, intent: Intent = "read") -> int:
+    """The index of a cell the agent may use with this intent; hidden reads as missing."""
     for index, record in enumerate(records):
         if record.id == cell_id:
+            guard_cell(record.access, intent, cell_id, path)
             return index
     raise cell_not_found(cell_id, path)
 
 
-def info_of(notebook: Any) -> NotebookInfo:
-    return notebook_info(notebook.path, notebook.dirty, notebook.cells())
+def info_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:
+    return notebook_info(notebook.path, notebook.dirty, notebook.cells() if records is None else records)
 
 
 def focus_of(notebook: Any) -> FocusContext:

@@ -6,6 +6,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .errors import ErrorCode, ToolError
+from .text import utf8_len
 
 
 class Arguments(BaseModel):
@@ -81,3 +82,15 @@ def parse_arguments(model: type[Arguments], raw: Any) -> Arguments:
         else:
             message = f'Invalid argument "{field}": {problem["msg"]}.'
         raise ToolError(ErrorCode.INVALID_ARGUMENT, message, field=field) from None
+
+
+def require_max_bytes(field: str, value: str, limit: int) -> None:
+    """INVALID_ARGUMENT with the UTF-8 size when a text argument is over its limit (never truncated)."""
+    size = utf8_len(value)
+    if size > limit:
+        raise ToolError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"{field} is {size} bytes of UTF-8; the limit is {limit}. Nothing was changed.",
+            field=field,
+            bytes=size,
+        )

@@ -5,10 +5,12 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from . import limits
+from .access import METADATA_KEY, Access
 from .hashing import revision, source_hash
 from .models import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
 from .outputs import joined, serialize_outputs
 from .paths import base_name
+from .provenance import last_edit
 from .text import clamp_utf8
 
 
@@ -19,6 +21,11 @@ class CellRecord:
     id: str
     type: str
     source: str
+    access: Access = "write"
+
+    @property
+    def hidden(self) -> bool:
+        return self.access == "none"
 
     @property
     def source_hash(self) -> str:
@@ -30,7 +37,7 @@ def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> Notebo
         "path": path,
         "name": base_name(path),
         "dirty": dirty,
-        "revision": revision((cell.id, cell.type, cell.source_hash) for cell in cells),
+        "revision": revision((cell.id, cell.type, cell.source_hash) for cell in cells if not cell.hidden),
         "cellCount": len(cells),
     }
 
@@ -59,10 +66,10 @@ def cell_snapshot(
             if cut:
                 snapshot["outputsTruncated"] = True
     metadata = cell.get("metadata") or {}
-    if metadata:
-        encoded = json.dumps(metadata, ensure_ascii=False)
-        if len(encoded) <= limits.MAX_CELL_METADATA_CHARS:
-            snapshot["metadata"] = metadata
+    snapshot.update(last_edit(metadata))  # type: ignore[typeddict-item]
+    shown = {key: value for key, value in metadata.items() if key != METADATA_KEY}
+    if shown and len(json.dumps(shown, ensure_ascii=False)) <= limits.MAX_CELL_METADATA_CHARS:
+        snapshot["metadata"] = shown
     return snapshot
 
 
@@ -129,6 +136,10 @@ def focus_context(
     editor: Optional[EditorState],
 ) -> FocusContext:
     active = cells[active_index] if active_index is not None and 0 <= active_index < len(cells) else None
+    hidden_active = active is not None and active.hidden
+    if hidden_active:
+        active = None
+    selected = [cells[i] for i in selected_indexes if 0 <= i < len(cells)]
     cursor = selection = None
     if active is not None and editor is not None:
         cursor = editor_position(active.source, *editor.cursor)
@@ -141,9 +152,9 @@ def focus_context(
         "activeCellId": active.id if active else None,
         "activeCellIndex": active_index if active else None,
         "activeCellType": active.type if active else None,
-        "selectedCellIds": [cells[i].id for i in selected_indexes if 0 <= i < len(cells)],
-        "hiddenSelectedCellCount": 0,
-        "hiddenActiveCell": False,
+        "selectedCellIds": [cell.id for cell in selected if not cell.hidden],
+        "hiddenSelectedCellCount": sum(cell.hidden for cell in selected),
+        "hiddenActiveCell": hidden_active,
         "cursor": cursor,
         "textSelection": selection,
     }

@@ -14,9 +14,16 @@ class MemoryNotebook:
         self.dirty = False
         self._cells = [dict(cell) for cell in cells]
         self._active = 0 if cells else None
+        self.history = []
 
     def cells(self):
-        return [CellRecord(c["id"], c["cell_type"], c["source"]) for c in self._cells]
+        return [CellRecord(c["id"], c["cell_type"], c["source"], c.get("access", "write")) for c in self._cells]
+
+    def access(self):
+        return "write"
+
+    def record_history(self, cell_id, actor, action, tool=None):
+        self.history.append((cell_id, actor, action, tool))
 
     def cell_json(self, index):
         return self._cells[index]
@@ -79,3 +86,28 @@ def test_stale_preview_is_bounded():
     notebook = MemoryNotebook([{"id": "a", "cell_type": "code", "source": "p" * 5000}])
     stale = call(MemoryLab(notebook), "jupyter_update_cell", {"cellId": "a", "source": "", "expectedSourceHash": "x"})
     assert len(stale["structuredContent"]["currentSourcePreview"]) <= 400
+
+
+def test_agent_writes_are_recorded_and_guarded_by_access():
+    notebook = MemoryNotebook(
+        [
+            {"id": "a", "cell_type": "code", "source": "1"},
+            {"id": "locked", "cell_type": "code", "source": "2", "access": "read"},
+            {"id": "secret", "cell_type": "code", "source": "3", "access": "none"},
+        ]
+    )
+    lab = MemoryLab(notebook)
+    call(lab, "jupyter_update_cell", {"cellId": "a", "source": "10", "expectedSourceHash": source_hash("1")})
+    assert notebook.history == [("a", "agent", "edited", "jupyter_update_cell")]
+    denied = call(lab, "jupyter_update_cell", {"cellId": "locked", "source": "x", "expectedSourceHash": source_hash("2")})
+    assert denied["structuredContent"] == {
+        "error": "CELL_ACCESS_DENIED",
+        "message": 'The notebook owner made cell "locked" read-only for agents.',
+        "cellId": "locked",
+        "access": "read",
+    }
+    hidden = call(lab, "jupyter_update_cell", {"cellId": "secret", "source": "x", "expectedSourceHash": source_hash("3")})
+    missing = call(lab, "jupyter_update_cell", {"cellId": "nope", "source": "x", "expectedSourceHash": source_hash("3")})
+    assert hidden["structuredContent"]["error"] == "CELL_NOT_FOUND"
+    assert hidden["content"][0]["text"].replace("secret", "ID") == missing["content"][0]["text"].replace("nope", "ID")
+    assert [c.source for c in notebook.cells()] == ["10", "2", "3"]

@@ -21,6 +21,7 @@ EXPECTED_TOOLS = {
     "jupyter_run_cells",
     "jupyter_focus_cell",
     "jupyter_kernel_action",
+    "jupyter_get_cell_access",
 }
 
 
@@ -75,7 +76,7 @@ def test_wrong_type_and_missing_field_name_the_field():
 
 def test_a_failing_lab_becomes_internal_error():
     class BrokenLab:
-        def current_directory(self):
+        def open_documents(self):
             raise RuntimeError("lab exploded")
 
     result = call("jupyter_get_context", {}, lab=BrokenLab())

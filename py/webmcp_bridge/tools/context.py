@@ -7,8 +7,7 @@ from typing_extensions import TypedDict
 
 from ..models import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
 from ..snapshots import editor_coordinates
-from ..notebooks import cell_index, focus_of, info_of, notebook_not_found, resolve_notebook
-from ..paths import is_notebook_path, normalize_path
+from ..notebooks import find_cell, focus_of, info_of, resolve_notebook
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
@@ -39,9 +38,10 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     `review` stays null until review threads exist.
     """
     lab = ctx.lab
-    workspace: Workspace = {"currentDirectory": lab.current_directory(), "openDocuments": lab.open_documents()}
+    documents = [path for path, access in lab.open_documents() if access != "none"]
+    workspace: Workspace = {"currentDirectory": lab.current_directory(), "openDocuments": documents}
     notebook = lab.current_notebook()
-    if notebook is None:
+    if notebook is None or notebook.access() == "none":
         return {"workspace": workspace, "notebook": None, "kernel": None, "focus": None, "review": None}
     return {
         "workspace": workspace,
@@ -72,18 +72,9 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
     This changes what the human sees. Returns the notebook summary, its
     kernel and the resulting focus.
     """
-    lab = ctx.lab
-    path = normalize_path(args.path)
-    notebook = lab.find_notebook(path)
-    if notebook is None:
-        entry = await lab.get_entry(path) if is_notebook_path(path) else None
-        if entry is None or entry.get("type") != "notebook":
-            raise notebook_not_found(args.path)
-        notebook = await lab.open_notebook(path, activate=args.activate)
-    elif args.activate:
-        notebook.activate()
+    notebook = await resolve_notebook(ctx.lab, args.path, activate=args.activate)
     if args.cellId is not None:
-        await notebook.reveal_cell(cell_index(notebook.cells(), args.cellId, path))
+        await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
     return {"notebook": info_of(notebook), "kernel": notebook.kernel(), "focus": focus_of(notebook), "review": None}
 
 
@@ -122,7 +113,7 @@ async def focus_cell(args: FocusCellArguments, ctx: CallContext) -> FocusCellRes
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
-    index = cell_index(records, args.cellId, notebook.path)
+    index = find_cell(records, args.cellId, notebook.path)
     source = records[index].source
     selection = None
     if args.selection is not None:

@@ -8,24 +8,13 @@ from typing_extensions import TypedDict
 from .. import limits
 from ..errors import ErrorCode, ToolError
 from ..models import CellSnapshot, NotebookInfo
-from ..notebooks import cell_index, info_of, resolve_notebook
+from ..notebooks import find_cell, info_of, resolve_notebook
 from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..schema import Arguments, require_max_bytes
 from ..snapshots import CellRecord, cell_snapshot
-from ..text import clamp_chars, utf8_len
+from ..text import clamp_chars
 
 CELL_TYPES = ("code", "markdown", "raw")
-
-
-def check_write_size(source: str) -> None:
-    size = utf8_len(source)
-    if size > limits.MAX_CELL_SOURCE_WRITE_BYTES:
-        raise ToolError(
-            ErrorCode.INVALID_ARGUMENT,
-            f"source is {size} bytes of UTF-8; the limit is {limits.MAX_CELL_SOURCE_WRITE_BYTES}. Nothing was written.",
-            field="source",
-            bytes=size,
-        )
 
 
 def check_hash(record: CellRecord, expected: str, message: str) -> None:
@@ -47,10 +36,10 @@ class CellResult(TypedDict):
 
 
 def reread(notebook, cell_id: str) -> CellResult:
-    """The written cell, found again by id (the human may have moved or deleted it)."""
+    """The written cell, found again by id (the human may have moved, deleted or hidden it)."""
     records = notebook.cells()
-    index = cell_index(records, cell_id, notebook.path)
-    return {"notebook": info_of(notebook), "cell": cell_snapshot(notebook.cell_json(index), index)}
+    index = find_cell(records, cell_id, notebook.path)
+    return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
 
 
 class InsertCellArguments(Arguments):
@@ -75,19 +64,20 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellResult
             f'Cell type "{args.cellType}" is not one of {", ".join(CELL_TYPES)}.',
             cellType=args.cellType,
         )
-    check_write_size(args.source)
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     if not records:
         index = 0
     else:
         if args.referenceCellId is not None:
-            reference = cell_index(records, args.referenceCellId, notebook.path)
+            reference = find_cell(records, args.referenceCellId, notebook.path)
         else:
             reference = notebook.active_index()
             reference = len(records) - 1 if reference is None else reference
         index = reference if args.position == "above" else reference + 1
     cell_id = notebook.insert_cell(index, args.cellType, args.source)
+    notebook.record_history(cell_id, "agent", "inserted", "jupyter_insert_cell")
     if args.activate:
         notebook.activate_cell(index, render_markdown=bool(args.source))
     return reread(notebook, cell_id)
@@ -108,12 +98,13 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult
     the current hash and a preview: read again, then retry. Does not run or
     save the cell.
     """
-    check_write_size(args.source)
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
-    index = cell_index(records, args.cellId, notebook.path)
+    index = find_cell(records, args.cellId, notebook.path, "write")
     check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read.")
     notebook.set_source(index, args.source)
+    notebook.record_history(args.cellId, "agent", "edited", "jupyter_update_cell")
     return reread(notebook, args.cellId)
 
 
@@ -132,15 +123,16 @@ class DeleteCellResult(TypedDict):
 @tool("jupyter_delete_cell", "Delete a cell", read_only=False)
 async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
     """Delete a cell, only if it still matches the sourceHash you read; a cell the human edited since is kept."""
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
-    index = cell_index(records, args.cellId, notebook.path)
+    index = find_cell(records, args.cellId, notebook.path, "write")
     check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read; it was not deleted.")
     notebook.delete_cell(index)
     remaining = notebook.cells()
     active = notebook.active_index()
+    visible_active = active is not None and active < len(remaining) and not remaining[active].hidden
     return {
-        "notebook": info_of(notebook),
+        "notebook": info_of(notebook, remaining),
         "deletedCellId": args.cellId,
-        "activeCellId": remaining[active].id if active is not None and active < len(remaining) else None,
+        "activeCellId": remaining[active].id if visible_active else None,
     }

@@ -8,7 +8,9 @@ from typing_extensions import NotRequired, TypedDict
 from ..errors import ErrorCode, ToolError
 from ..execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
 from ..models import KernelInfo, NotebookInfo
-from ..notebooks import info_of, resolve_notebook
+from ..access import notebook_not_found
+from ..notebooks import info_of, no_active_notebook, resolve_notebook
+from ..snapshots import CellRecord
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
@@ -42,19 +44,31 @@ def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
     return {"cellId": cell_id, "index": index, "status": "no-op", "outputSummary": why}
 
 
-def _locate(notebook, target: Target) -> tuple[int, str]:
-    """The target's current index and id, or (-1, the id it is reported by) once it is gone."""
+GONE = "The cell no longer exists; it was not run."
+
+
+def _locate(notebook, target: Target) -> tuple[int, Optional[CellRecord]]:
+    """The target's current index and record; (-1, None) once deleted or hidden."""
     for index, record in enumerate(notebook.cells()):
         if record.id == target.cell_id:
-            return index, record.id
-    return -1, target.reported_id
+            return (-1, None) if record.hidden else (index, record)
+    return -1, None
+
+
+def _guard_notebook_still(notebook, args: RunCellsArguments) -> bool:
+    """Re-check the notebook's access mid-call: False when it became read-only; hidden fails the call."""
+    access = notebook.access()
+    if access == "none":
+        raise no_active_notebook() if args.notebookPath is None else notebook_not_found(args.notebookPath)
+    return access == "write"
 
 
 async def _run_one(notebook, target: Target, ctx: CallContext) -> CellRunResult:
-    index, cell_id = _locate(notebook, target)
-    if index < 0:
-        return _skipped(index, cell_id, "The cell no longer exists; it was not run.")
-    record = notebook.cells()[index]
+    index, record = _locate(notebook, target)
+    if record is None:
+        return _skipped(-1, target.reported_id, GONE)
+    if record.access != "write":
+        return _skipped(index, record.id, "The owner made the cell read-only; it was not run.")
     if record.type == "markdown":
         notebook.render_markdown(index)
         return _skipped(index, record.id, "Markdown cell rendered; nothing to execute.")
@@ -70,8 +84,11 @@ async def _run_one(notebook, target: Target, ctx: CallContext) -> CellRunResult:
         stop_listening()
     if status is None:
         return _skipped(-1, target.reported_id, "The cell's view changed under the run; it was not run.")
-    index, _ = _locate(notebook, target)
-    cell = notebook.cell_json(index) if index >= 0 else {}
+    index, record = _locate(notebook, target)
+    if record is None:  # deleted or hidden while it ran: reported like a vanished target
+        return _skipped(-1, target.reported_id, GONE)
+    notebook.record_history(record.id, "agent", "ran", "jupyter_run_cells")
+    cell = notebook.cell_json(index)
     outputs = list(cell.get("outputs") or [])
     result: CellRunResult = {
         "cellId": record.id,
@@ -91,10 +108,11 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
 
     The human sees the busy state, execution counts and outputs as if they
     had run them. Each result has a one-line outputSummary (errors inline);
-    markdown is rendered, raw and empty cells are no-ops. To compute
-    something new, insert a cell first: arbitrary code cannot be run.
+    markdown is rendered, raw and empty cells are no-ops, and a cell deleted
+    or locked meanwhile is skipped. To compute something new, insert a cell
+    first: arbitrary code cannot be run.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     targets = select_targets(
         records, notebook.active_index(), args.cellIds, args.startIndex, args.endIndex, notebook.path
@@ -105,15 +123,22 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     results: list[CellRunResult] = []
     for target in targets:
         if ctx.abort.aborted:
-            index, cell_id = _locate(notebook, target)
+            index, record = _locate(notebook, target)
+            cell_id = record.id if record is not None else target.reported_id
             results.append(
                 {"cellId": cell_id, "index": index, "status": "abort", "outputSummary": "Not run: the call was aborted."}
             )
+            continue
+        if not _guard_notebook_still(notebook, args):
+            index, record = _locate(notebook, target)
+            cell_id = record.id if record is not None else target.reported_id
+            results.append(_skipped(index, cell_id, "The owner made the notebook read-only; it was not run."))
             continue
         result = await _run_one(notebook, target, ctx)
         results.append(result)
         if result["status"] == "error" and args.stopOnError and not ctx.abort.aborted:
             break
+    _guard_notebook_still(notebook, args)
     if ctx.abort.aborted:
         status = "aborted"
     else:
@@ -140,7 +165,7 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
     An interrupt stops their work too; a restart discards every variable in
     memory.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if not await notebook.has_kernel():
         raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
     if args.action == "interrupt":

@@ -12,8 +12,7 @@ from ..models import KernelInfo, NotebookInfo
 from ..notebooks import info_of, resolve_notebook
 from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
 from ..registry import CallContext, tool
-from ..schema import Arguments
-from ..text import utf8_len
+from ..schema import Arguments, require_max_bytes
 
 
 class WorkspaceEntry(TypedDict):
@@ -77,6 +76,8 @@ async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> List
     pending = deque([listing])
     while pending:
         for child in _sorted_children(pending.popleft()):
+            if child["type"] == "notebook" and await ctx.lab.notebook_access(child["path"]) == "none":
+                continue  # hidden by the owner: not listed, not counted
             if len(entries) < args.limit:
                 entries.append(child)
             else:
@@ -119,14 +120,7 @@ def _notebook_name(raw: str) -> str:
     name = raw.strip()
     if not name:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, "name must not be blank.", field="name")
-    size = utf8_len(name)
-    if size > limits.MAX_NAME_BYTES:
-        raise ToolError(
-            ErrorCode.INVALID_ARGUMENT,
-            f"name is {size} bytes; the limit is {limits.MAX_NAME_BYTES}.",
-            field="name",
-            bytes=size,
-        )
+    require_max_bytes("name", name, limits.MAX_NAME_BYTES)
     if "/" in name or "\\" in name or name in (".", ".."):
         raise ToolError(ErrorCode.INVALID_PATH, f'"{name}" is not a file name.', path=name)
     return name if name.endswith(NOTEBOOK_SUFFIX) else name + NOTEBOOK_SUFFIX
@@ -142,7 +136,11 @@ async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> Cr
     name = _notebook_name(args.name)
     directory = normalize_path(args.directory or "")
     path = join_path(directory, name)
-    if await lab.get_entry(path) is not None:
+    cannot_create = ToolError(ErrorCode.INVALID_PATH, f'Could not create a notebook at "{path}".', path=path)
+    existing = await lab.get_entry(path)
+    if existing is not None:
+        if existing.get("type") == "notebook" and await lab.notebook_access(path) == "none":
+            raise cannot_create  # a hidden notebook must look like a failed creation, never like PATH_EXISTS
         raise ToolError(ErrorCode.PATH_EXISTS, f'"{path}" already exists; nothing was overwritten.', path=path)
     untitled = None
     try:
@@ -151,7 +149,7 @@ async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> Cr
     except Exception:
         if untitled is not None and await lab.get_entry(untitled) is not None:
             await lab.delete(untitled)
-        raise ToolError(ErrorCode.INVALID_PATH, f'Could not create a notebook at "{path}".', path=path) from None
+        raise cannot_create from None
     default_kernel, specs = lab.kernel_specs()
     notebook = await lab.open_notebook(path, activate=True, kernel=_match_kernel(args.kernel, specs) or default_kernel)
     return {"path": path, "notebook": info_of(notebook), "kernel": notebook.kernel()}
@@ -173,6 +171,6 @@ async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNo
 
     Other tools never save; call this only when the file itself should change.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     await notebook.save()
     return {"saved": True, "path": notebook.path, "dirty": notebook.dirty}

@@ -1,0 +1,91 @@
+"""The only code that touches `js`, Pyodide's FFI and JupyterLab objects.
+
+Imported by `webmcp_bridge.start` only, never at package import.
+"""
+
+from typing import Any, Callable
+
+from js import JSON
+from pyodide.ffi import create_proxy
+
+from ..envelope import to_json
+from ..registry import CallContext, NeverAborted, Registry
+from .controls import install_controls
+from .lab import Lab, to_python, js_value
+
+
+class SignalAbort:
+    """A call's AbortSignal, as the tools see abort state."""
+
+    def __init__(self, signal: Any):
+        self._signal = signal
+
+    @property
+    def aborted(self) -> bool:
+        return bool(self._signal.aborted)
+
+    def on_abort(self, callback: Callable[[], None]) -> Callable[[], None]:
+        listener = create_proxy(lambda _event: callback())
+        self._signal.addEventListener("abort", listener)
+
+        def cancel() -> None:
+            self._signal.removeEventListener("abort", listener)
+            listener.destroy()
+
+        return cancel
+
+
+def _arguments(raw: Any) -> Any:
+    try:
+        return to_python(raw)
+    except Exception:
+        return raw
+
+
+async def serve(host: Any, registry: Registry) -> int:
+    """Register every tool on the host's model context; returns how many took."""
+    lab = Lab(host)
+    lab.human_edits.watch_all(host.tracker)
+    install_controls(lab, host)
+    model_context = host.modelContext
+    registered = 0
+    failures = []
+    for tool in registry:
+
+        async def execute(raw: Any = None, options: Any = None, tool=tool) -> Any:
+            signal = js_value(getattr(options, "signal", None)) if js_value(options) is not None else None
+            context = CallContext(lab, SignalAbort(signal) if signal is not None else NeverAborted())
+            lab.calls_in_flight += 1
+            try:
+                envelope = await tool.call(_arguments(raw), context)
+            finally:
+                lab.calls_in_flight -= 1
+            # Through JSON so None becomes null (to_js would make it undefined).
+            return JSON.parse(to_json(envelope))
+
+        # Through JSON so schema defaults of None stay null (to_js would drop them).
+        descriptor = JSON.parse(
+            to_json(
+                {
+                    "name": tool.name,
+                    "title": tool.title,
+                    "description": tool.description,
+                    "inputSchema": tool.input_schema,
+                    "outputSchema": tool.output_schema,
+                    "annotations": tool.annotations,
+                }
+            )
+        )
+        descriptor.execute = create_proxy(execute)
+        try:
+            pending = model_context.registerTool(descriptor)
+            if hasattr(pending, "then"):
+                await pending
+            registered += 1
+        except Exception as exc:
+            failures.append(f"{tool.name}: {exc}")
+    if failures:
+        host.setStatus("unavailable", f"WebMCP: {registered} tools; failed: {'; '.join(failures)}")
+    else:
+        host.setStatus("ready", f"WebMCP: ready ({registered} tools)")
+    return registered

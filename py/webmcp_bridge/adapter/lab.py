@@ -1,0 +1,409 @@
+"""Live JupyterLab state as plain Python data: the lab, its notebooks, human-edit attribution."""
+
+from typing import Any, Callable, Optional
+
+from js import Object, clearTimeout, setTimeout
+from pyodide.ffi import JsProxy, create_proxy, jsnull, to_js
+
+from .. import limits
+from ..access import METADATA_KEY, Access, access_of, with_access
+from ..models import KernelInfo
+from ..provenance import Action, Actor, add_history, history_of, human_changes, iso_now
+from ..snapshots import CellRecord, EditorState
+
+_KERNEL_STATUS = {
+    "idle": "idle",
+    "busy": "busy",
+    "starting": "starting",
+    "restarting": "starting",
+    "autorestarting": "starting",
+    "dead": "dead",
+    "terminating": "dead",
+    "unknown": "unknown",
+}
+
+
+def _stored_access(entry: Any) -> Access:
+    return access_of({METADATA_KEY: to_python(entry)})
+
+
+def js_value(value: Any) -> Any:
+    """JS null and undefined both read as None."""
+    return None if value is None or value is jsnull else value
+
+
+def to_js_object(value: Any) -> Any:
+    return to_js(value, dict_converter=Object.fromEntries)
+
+
+def to_python(value: Any) -> Any:
+    value = js_value(value)
+    return value.to_py() if isinstance(value, JsProxy) else value
+
+
+class NotebookHandle:
+    """One open notebook panel."""
+
+    def __init__(self, lab: "Lab", panel: Any):
+        self._lab = lab
+        self._panel = panel
+
+    @property
+    def path(self) -> str:
+        return str(self._panel.context.path)
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._panel.context.model.dirty)
+
+    @property
+    def _notebook(self) -> Any:
+        return self._panel.content
+
+    def _shared_cells(self) -> Any:
+        return self._notebook.model.sharedModel.cells
+
+    def cells(self) -> list[CellRecord]:
+        return [
+            CellRecord(str(c.id), str(c.cell_type), str(c.getSource()), _stored_access(c.getMetadata(METADATA_KEY)))
+            for c in self._shared_cells()
+        ]
+
+    def access(self) -> Access:
+        return _stored_access(self._notebook.model.getMetadata(METADATA_KEY))
+
+    def _shared_cell(self, cell_id: str) -> Any:
+        return next((c for c in self._shared_cells() if str(c.id) == cell_id), None)
+
+    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None:
+        """Append to the cell's provenance trail; an agent entry also settles the human-edit baseline."""
+        cell = self._shared_cell(cell_id)
+        if cell is None:
+            return
+        entry = to_python(cell.getMetadata(METADATA_KEY))
+        entry = dict(entry) if isinstance(entry, dict) else {}
+        entry["history"] = add_history(history_of({METADATA_KEY: entry}), actor, action, iso_now(), tool)
+        cell.setMetadata(METADATA_KEY, to_js_object(entry))
+        self._lab.human_edits.settle(self._panel, cell_id, CellRecord(cell_id, "", str(cell.getSource())).source_hash)
+
+    def set_cell_access(self, index: int, access: Access) -> None:
+        cell = self._shared_cells()[index]
+        cell.setMetadata(METADATA_KEY, to_js_object(with_access({METADATA_KEY: to_python(cell.getMetadata(METADATA_KEY))}, access)))
+        self.refresh_markers()
+
+    def set_access(self, access: Access) -> None:
+        model = self._notebook.model
+        model.setMetadata(METADATA_KEY, to_js_object(with_access({METADATA_KEY: to_python(model.getMetadata(METADATA_KEY))}, access)))
+
+    def refresh_markers(self) -> None:
+        """A visible marker on cells the owner restricted."""
+        for widget, record in zip(self._notebook.widgets, self.cells()):
+            for level in ("read", "none"):
+                widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
+
+    def cell_json(self, index: int) -> dict[str, Any]:
+        return self._shared_cells()[index].toJSON().to_py()
+
+    def active_index(self) -> Optional[int]:
+        index = js_value(self._notebook.activeCellIndex)
+        return int(index) if index is not None and index >= 0 else None
+
+    def selected_indexes(self) -> list[int]:
+        notebook = self._notebook
+        return [i for i, widget in enumerate(notebook.widgets) if notebook.isSelectedOrActive(widget)]
+
+    def editor_state(self) -> Optional[EditorState]:
+        cell = js_value(self._notebook.activeCell)
+        editor = js_value(cell.editor) if cell is not None else None
+        if editor is None:
+            return None
+        cursor = editor.getCursorPosition()
+        selection = editor.getSelection()
+        return EditorState(
+            cursor=(int(cursor.line), int(cursor.column)),
+            selection_start=(int(selection.start.line), int(selection.start.column)),
+            selection_end=(int(selection.end.line), int(selection.end.column)),
+        )
+
+    def kernel(self) -> KernelInfo:
+        session_context = self._panel.sessionContext
+        session = js_value(session_context.session)
+        kernel = js_value(session.kernel) if session is not None else None
+        if kernel is None:
+            return {"name": None, "status": "unavailable"}
+        info: KernelInfo = {"name": str(kernel.name), "status": _KERNEL_STATUS.get(str(kernel.status), "unknown")}
+        display_name = js_value(session_context.kernelDisplayName)
+        if display_name:
+            info["displayName"] = str(display_name)
+        return info
+
+    async def has_kernel(self) -> bool:
+        """Whether a kernel is attached, once the session has finished initializing."""
+        await self._panel.sessionContext.ready
+        session = js_value(self._panel.sessionContext.session)
+        return session is not None and js_value(session.kernel) is not None
+
+    def activate(self) -> None:
+        self._lab.app.shell.activateById(self._panel.id)
+
+    async def reveal_cell(self, index: int) -> None:
+        notebook = self._notebook
+        notebook.activeCellIndex = index
+        notebook.deselectAll()
+        await notebook.scrollToCell(notebook.widgets[index])
+
+    # Writes. Each is synchronous, so a guard checked just before cannot be raced.
+
+    def insert_cell(self, index: int, cell_type: str, source: str) -> str:
+        cell = self._notebook.model.sharedModel.insertCell(
+            index, to_js_object({"cell_type": cell_type, "source": source, "metadata": {}})
+        )
+        return str(cell.id)
+
+    def set_source(self, index: int, source: str) -> None:
+        self._shared_cells()[index].setSource(source)
+
+    def delete_cell(self, index: int) -> None:
+        self._notebook.model.sharedModel.deleteCell(index)
+
+    def activate_cell(self, index: int, *, render_markdown: bool) -> None:
+        notebook = self._notebook
+        notebook.activeCellIndex = index
+        notebook.deselectAll()
+        if render_markdown:
+            self.render_markdown(index)
+
+    def render_markdown(self, index: int) -> None:
+        widget = self._notebook.widgets[index]
+        if str(widget.model.type) == "markdown":
+            widget.rendered = True
+
+    # Execution
+
+    def _widget_for(self, index: int, cell_id: str) -> Any:
+        """The cell widget at `index` if it is in step with the model, else None."""
+        widgets = self._notebook.widgets
+        if index >= widgets.length:
+            return None
+        widget = widgets[index]
+        return widget if str(widget.model.id) == cell_id else None
+
+    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
+        """Run one code cell as the human would; the reply status, or None if its widget is gone."""
+        widget = self._widget_for(index, cell_id)
+        if widget is None:
+            return None
+        reply = js_value(await self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext))
+        return str(reply.content.status) if reply is not None else "error"
+
+    def interrupt_kernel(self) -> None:
+        session = js_value(self._panel.sessionContext.session)
+        kernel = js_value(session.kernel) if session is not None else None
+        if kernel is not None:
+            kernel.interrupt()
+
+    async def restart_kernel(self) -> None:
+        await self._panel.sessionContext.restartKernel()
+
+    # View
+
+    async def focus_cell(self, index: int, selection: Optional[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+        """Show the cell, then place the editor's cursor or selection (UTF-16 columns)."""
+        self.activate()
+        await self.reveal_cell(index)
+        if selection is None:
+            return
+        widget = self._notebook.widgets[index]
+        if str(widget.model.type) == "markdown":
+            widget.rendered = False
+        self._notebook.mode = "edit"
+        editor = js_value(widget.editor)
+        if editor is None:
+            return
+        (start_line, start_column), (end_line, end_column) = selection
+        editor.setSelection(
+            to_js_object(
+                {
+                    "start": {"line": start_line, "column": start_column},
+                    "end": {"line": end_line, "column": end_column},
+                }
+            )
+        )
+        editor.focus()
+
+    async def save(self) -> None:
+        await self._panel.context.save()
+
+
+class HumanEditRecorder:
+    """Attributes genuine human source changes, debounced, deferring to tool calls in flight."""
+
+    def __init__(self, lab: "Lab"):
+        self._lab = lab
+        self._baselines: dict[str, dict[str, str]] = {}
+        self._timers: dict[str, Any] = {}
+        self._proxies: list[Any] = []
+
+    def _proxy(self, function: Callable) -> Any:
+        proxy = create_proxy(function)
+        self._proxies.append(proxy)
+        return proxy
+
+    def watch_all(self, tracker: Any) -> None:
+        tracker.forEach(self._proxy(lambda panel, *_: self.watch(panel)))
+        tracker.widgetAdded.connect(self._proxy(lambda _sender, panel: self.watch(panel)))
+
+    def watch(self, panel: Any) -> None:
+        def start(*_: Any) -> None:
+            handle = NotebookHandle(self._lab, panel)
+            self._baselines[str(panel.id)] = {c.id: c.source_hash for c in handle.cells()}
+            handle.refresh_markers()
+            panel.content.model.contentChanged.connect(self._proxy(lambda *_: self._schedule(panel)))
+
+        panel.context.ready.then(self._proxy(start))
+
+    def _schedule(self, panel: Any) -> None:
+        key = str(panel.id)
+        if key in self._timers:
+            clearTimeout(self._timers[key])
+        self._timers[key] = setTimeout(self._proxy(lambda: self._flush(panel)), limits.HUMAN_EDIT_DEBOUNCE_MS)
+
+    def _flush(self, panel: Any) -> None:
+        key = str(panel.id)
+        self._timers.pop(key, None)
+        if panel.isDisposed or key not in self._baselines:
+            return
+        if self._lab.calls_in_flight:
+            self._schedule(panel)
+            return
+        handle = NotebookHandle(self._lab, panel)
+        cells = handle.cells()
+        for cell_id, action in human_changes(self._baselines[key], ((c.id, c.source_hash) for c in cells)):
+            handle.record_history(cell_id, "human", action)
+        self._baselines[key] = {c.id: c.source_hash for c in cells}
+        handle.refresh_markers()
+
+    def settle(self, panel: Any, cell_id: str, digest: str) -> None:
+        baseline = self._baselines.get(str(panel.id))
+        if baseline is not None:
+            baseline[cell_id] = digest
+
+
+class Lab:
+    """The live JupyterLab application as the tools need it."""
+
+    def __init__(self, host: Any):
+        self.app = host.app
+        self.classes = host.classes
+        self.calls_in_flight = 0
+        self.human_edits = HumanEditRecorder(self)
+        self._tracker = host.tracker
+        self._documents = host.docManager
+        self._file_browser = js_value(host.fileBrowser)
+        self._contents = host.docManager.services.contents
+
+    # Notebooks
+
+    def current_notebook(self) -> Optional[NotebookHandle]:
+        panel = js_value(self._tracker.currentWidget)
+        return NotebookHandle(self, panel) if panel is not None else None
+
+    def find_notebook(self, path: str) -> Optional[NotebookHandle]:
+        panel = js_value(self._documents.findWidget(path, "Notebook"))
+        return NotebookHandle(self, panel) if panel is not None else None
+
+    async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> NotebookHandle:
+        kernel_arg = to_js_object({"name": kernel}) if kernel else None
+        panel = js_value(
+            self._documents.openOrReveal(path, "Notebook", kernel_arg, to_js_object({"activate": activate}))
+        )
+        if panel is None:
+            raise RuntimeError(f"JupyterLab could not open {path}")
+        await panel.context.ready
+        await panel.sessionContext.ready
+        return NotebookHandle(self, panel)
+
+    def open_documents(self) -> list[tuple[str, Access]]:
+        """(path, access) of every open document; non-notebooks count as writable."""
+        documents = []
+        for widget in self.app.shell.widgets("main"):
+            context = js_value(self._documents.contextForWidget(widget))
+            if context is not None:
+                path = str(context.path)
+                notebook = self.find_notebook(path)
+                documents.append((path, notebook.access() if notebook is not None else "write"))
+        return documents
+
+    async def file_notebook_access(self, path: str) -> Optional[Access]:
+        """The access stored in a notebook file, or None when there is no notebook there."""
+        entry = await self.get_entry(path, content=True)
+        if entry is None or entry.get("type") != "notebook":
+            return None
+        content = entry.get("content")
+        return access_of(content.get("metadata") if isinstance(content, dict) else None)
+
+    async def notebook_paths(self) -> list[str]:
+        """Every notebook in the workspace, breadth-first."""
+        found, pending = [], [""]
+        while pending:
+            listing = await self.get_entry(pending.pop(0), content=True) or {}
+            for child in sorted(listing.get("content") or [], key=lambda child: child.get("path", "")):
+                if child.get("type") == "directory":
+                    pending.append(child["path"])
+                elif child.get("type") == "notebook":
+                    found.append(child["path"])
+        return found
+
+    async def set_notebook_access(self, path: str, access: Optional[Access] = None, cells: Optional[Access] = None) -> None:
+        """The human's change of a notebook's (and optionally all its cells') access: live model if open, else the file."""
+        notebook = self.find_notebook(path)
+        if notebook is not None:
+            if access is not None:
+                notebook.set_access(access)
+            if cells is not None:
+                for index in range(len(notebook.cells())):
+                    notebook.set_cell_access(index, cells)
+            return
+        entry = await self.get_entry(path, content=True)
+        content = entry.get("content") if entry else None
+        if not isinstance(content, dict):
+            return
+        if access is not None:
+            metadata = content.setdefault("metadata", {})
+            metadata[METADATA_KEY] = with_access(metadata, access)
+        for cell in content.get("cells") or [] if cells is not None else []:
+            metadata = cell.setdefault("metadata", {})
+            metadata[METADATA_KEY] = with_access(metadata, cells)
+        await self._contents.save(path, to_js_object({"type": "notebook", "format": "json", "content": content}))
+
+    async def notebook_access(self, path: str) -> Optional[Access]:
+        """Live access of an open notebook, else what its file says."""
+        notebook = self.find_notebook(path)
+        return notebook.access() if notebook is not None else await self.file_notebook_access(path)
+
+    def current_directory(self) -> str:
+        return str(self._file_browser.model.path) if self._file_browser is not None else ""
+
+    def kernel_specs(self) -> tuple[Optional[str], list[tuple[str, str]]]:
+        specs = to_python(self.app.serviceManager.kernelspecs.specs) or {}
+        entries = [(name, str(spec.get("language", ""))) for name, spec in (specs.get("kernelspecs") or {}).items()]
+        return specs.get("default"), entries
+
+    # Contents
+
+    async def get_entry(self, path: str, *, content: bool = False) -> Optional[dict[str, Any]]:
+        try:
+            model = await self._contents.get(path, to_js_object({"content": content}))
+        except Exception:
+            return None
+        return to_python(model)
+
+    async def new_untitled_notebook(self, directory: str) -> str:
+        model = await self._contents.newUntitled(to_js_object({"path": directory, "type": "notebook"}))
+        return str(model.path)
+
+    async def rename(self, old_path: str, new_path: str) -> None:
+        await self._contents.rename(old_path, new_path)
+
+    async def delete(self, path: str) -> None:
+        await self._contents.delete(path)
