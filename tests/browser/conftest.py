@@ -147,6 +147,11 @@ class Lab:
             [path, notebook],
         )
 
+    def make_directory(self, path: str) -> None:
+        self.page.evaluate(
+            "path => window.jupyterapp.serviceManager.contents.save(path, {type: 'directory'})", path
+        )
+
     def read_file(self, path: str) -> dict:
         return self.page.evaluate(
             "path => window.jupyterapp.serviceManager.contents.get(path, {content: true}).then(m => m.content)",

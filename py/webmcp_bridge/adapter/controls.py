@@ -32,6 +32,7 @@ class Controls:
         self._file_browser = js_value(host.fileBrowser)
         self._proxies: list[Any] = []
         self._panel = None
+        self._row_nodes: dict[str, tuple[Any, Any]] = {}
 
     def _proxy(self, function) -> Any:
         proxy = create_proxy(function)
@@ -132,49 +133,49 @@ class Controls:
         if self._panel is not None:
             asyncio.ensure_future(self._render_rows())
 
-    def _select(self, chosen: str, label: str) -> Any:
+    def _select(self, label: str) -> Any:
         select = _element("select", **{"aria-label": label})
         for level in ACCESS_LEVELS:
-            option = _element("option", ACCESS_LABELS[level], value=level)
-            if level == chosen:
-                option.setAttribute("selected", "")
-            select.appendChild(option)
+            select.appendChild(_element("option", ACCESS_LABELS[level], value=level))
         return select
 
+    def _new_row(self, path: str) -> tuple[Any, Any]:
+        row = _element("div", **{"class": "jp-webmcp-row", "data-path": path})
+        row.appendChild(_element("span", path, **{"class": "jp-webmcp-path"}))
+        notebook_select = self._select(f"Agent access to {path}")
+        notebook_select.classList.add("jp-webmcp-notebook-access")
+        notebook_select.addEventListener(
+            "change",
+            self._proxy(
+                lambda event: asyncio.ensure_future(self._lab.set_notebook_access(path, access=str(event.target.value)))
+            ),
+        )
+        cells_select = self._select(f"Access to apply to every cell of {path}")
+        cells_select.classList.add("jp-webmcp-cells-access")
+        apply = _element("button", "Apply to all cells", **{"class": "jp-webmcp-apply jp-mod-styled"})
+        apply.addEventListener(
+            "click",
+            self._proxy(
+                lambda *_: asyncio.ensure_future(self._lab.set_notebook_access(path, cells=str(cells_select.value)))
+            ),
+        )
+        for node in (notebook_select, cells_select, apply):
+            row.appendChild(node)
+        return row, notebook_select
+
     async def _render_rows(self) -> None:
+        """Rows are kept and updated in place, so a choice the human is making survives a refresh."""
         if self._panel is None:
             return
-        rows = []
+        ordered = []
         for path in await self._lab.notebook_paths():
-            access = await self._lab.notebook_access(path) or "write"
-            row = _element("div", **{"class": "jp-webmcp-row", "data-path": path})
-            row.appendChild(_element("span", path, **{"class": "jp-webmcp-path"}))
-            notebook_select = self._select(access, f"Agent access to {path}")
-            notebook_select.classList.add("jp-webmcp-notebook-access")
-            notebook_select.addEventListener(
-                "change",
-                self._proxy(
-                    lambda event, path=path: asyncio.ensure_future(
-                        self._lab.set_notebook_access(path, access=str(event.target.value))
-                    )
-                ),
-            )
-            row.appendChild(notebook_select)
-            cells_select = self._select("write", f"Access to apply to every cell of {path}")
-            cells_select.classList.add("jp-webmcp-cells-access")
-            apply = _element("button", "Apply to all cells", **{"class": "jp-webmcp-apply jp-mod-styled"})
-            apply.addEventListener(
-                "click",
-                self._proxy(
-                    lambda *_, path=path, select=cells_select: asyncio.ensure_future(
-                        self._lab.set_notebook_access(path, cells=str(select.value))
-                    )
-                ),
-            )
-            row.appendChild(cells_select)
-            row.appendChild(apply)
-            rows.append(row)
-        self._rows.replaceChildren(*rows)
+            if path not in self._row_nodes:
+                self._row_nodes[path] = self._new_row(path)
+            row, notebook_select = self._row_nodes[path]
+            if document.activeElement != notebook_select:
+                notebook_select.value = await self._lab.notebook_access(path) or "write"
+            ordered.append(row)
+        self._rows.replaceChildren(*ordered)
 
 
 def install_controls(lab: Lab, host: Any) -> None:
