@@ -6,6 +6,7 @@ from .access import Intent, cell_not_found, guard_cell, guard_notebook, notebook
 from .errors import ErrorCode, ToolError
 from .models import FocusContext, NotebookInfo
 from .paths import is_notebook_path, normalize_path
+from .review import LiveCell
 from .snapshots import CellRecord, focus_context, notebook_info
 
 
@@ -45,6 +46,15 @@ def find_cell(records: Sequence[CellRecord], cell_id: str, path: str, intent: In
             guard_cell(record.access, intent, cell_id, path)
             return index
     raise cell_not_found(cell_id, path)
+
+
+def live_cell(notebook: Any, records: Sequence[CellRecord], cell_id: str) -> Optional[LiveCell]:
+    """The cell's index, source and outputs as they are now, for anchoring; None when it is gone."""
+    for index, record in enumerate(records):
+        if record.id == cell_id:
+            outputs = notebook.cell_json(index).get("outputs") or [] if record.type == "code" else []
+            return LiveCell(index, record.source, outputs)
+    return None
 
 
 def info_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:

@@ -3,7 +3,7 @@
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import ErrorCode, ToolError
 from .text import utf8_len
@@ -13,6 +13,16 @@ class Arguments(BaseModel):
     """Base of every tool's input model: strict types, unknown arguments refused."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PositionArgument(Arguments):
+    line: int = Field(ge=0, description="Zero-based line.")
+    column: int = Field(ge=0, description="Zero-based column, in characters.")
+
+
+class SelectionArgument(Arguments):
+    start: PositionArgument
+    end: PositionArgument
 
 
 def _resolve(node: Any, definitions: dict[str, Any]) -> Any:

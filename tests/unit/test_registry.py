@@ -22,6 +22,13 @@ EXPECTED_TOOLS = {
     "jupyter_focus_cell",
     "jupyter_kernel_action",
     "jupyter_get_cell_access",
+    "jupyter_list_comments",
+    "jupyter_get_comment",
+    "jupyter_create_comment",
+    "jupyter_reply_comment",
+    "jupyter_resolve_comment",
+    "jupyter_reopen_comment",
+    "jupyter_focus_comment",
 }
 
 

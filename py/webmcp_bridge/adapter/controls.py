@@ -7,10 +7,19 @@ from js import document
 from pyodide.ffi import create_proxy
 
 from ..access import ACCESS_LEVELS, next_access
+from ..provenance import iso_now
+from ..notebooks import live_cell
+from ..review import anchor_status, new_id, normalize_threads, output_anchor, range_anchor, stored_entry
+from ..snapshots import editor_coordinates, editor_position, offset_of
 from .lab import Lab, js_value, to_js_object
 
 CYCLE_CELL = "jupyterlite-webmcp:cycle-cell-access"
 CYCLE_NOTEBOOK = "jupyterlite-webmcp:cycle-notebook-access"
+COMMENT_SELECTION = "jupyterlite-webmcp:comment-selection"
+COMMENT_CELL = "jupyterlite-webmcp:comment-cell"
+COMMENT_OUTPUT = "jupyterlite-webmcp:comment-output"
+HUMAN_AUTHOR = {"kind": "human", "name": "You"}
+THREAD_FILTERS = {"open": "Open", "resolved": "Resolved", "all": "All", "current-cell": "Current cell"}
 PANEL_ID = "jp-webmcp-agent-panel"
 ACCESS_LABELS = {"write": "write", "read": "read only", "none": "hidden"}
 
@@ -106,10 +115,31 @@ class Controls:
         panel = widget_class.new()
         panel.id = PANEL_ID
         panel.title.label = "Agent"
-        panel.title.caption = "What a connected agent may see and change"
+        panel.title.caption = "What a connected agent may see and change, and review comments"
         panel.addClass("jp-webmcp-panel")
         tabs = _element("div", **{"class": "jp-webmcp-tabs", "role": "tablist"})
-        tabs.appendChild(_element("button", "Access", **{"class": "jp-webmcp-tab jp-mod-active", "role": "tab"}))
+        access_body = self._access_body()
+        comments_body = self._comments_body()
+        self._tab_bodies = {"access": access_body, "comments": comments_body}
+        for name, label in (("access", "Access"), ("comments", "Comments")):
+            button = _element("button", label, **{"class": "jp-webmcp-tab", "role": "tab", "data-tab": name})
+            button.addEventListener("click", self._proxy(lambda *_, name=name: self.show_tab(name)))
+            tabs.appendChild(button)
+        for node in (tabs, access_body, comments_body):
+            panel.node.appendChild(node)
+        self._tabs = tabs
+        self._app.shell.add(panel, "right", to_js_object({"rank": 900}))
+        self._panel = panel
+        self.show_tab("access")
+
+    def show_tab(self, name: str) -> None:
+        for tab, body in self._tab_bodies.items():
+            body.hidden = tab != name
+        for button in self._tabs.children:
+            button.classList.toggle("jp-mod-active", str(button.dataset.tab) == name)
+        self.refresh_panel()
+
+    def _access_body(self) -> Any:
         body = _element("div", **{"class": "jp-webmcp-access"})
         body.appendChild(
             _element(
@@ -123,15 +153,12 @@ class Controls:
         body.appendChild(refresh)
         self._rows = _element("div", **{"class": "jp-webmcp-rows"})
         body.appendChild(self._rows)
-        panel.node.appendChild(tabs)
-        panel.node.appendChild(body)
-        self._app.shell.add(panel, "right", to_js_object({"rank": 900}))
-        self._panel = panel
-        self.refresh_panel()
+        return body
 
     def refresh_panel(self) -> None:
         if self._panel is not None:
             asyncio.ensure_future(self._render_rows())
+            self.render_threads()
 
     def _select(self, label: str) -> Any:
         select = _element("select", **{"aria-label": label})
@@ -178,8 +205,221 @@ class Controls:
         self._rows.replaceChildren(*ordered)
 
 
+    # The Comments tab
+
+    def _comments_body(self) -> Any:
+        body = _element("div", **{"class": "jp-webmcp-comments"})
+        self._filter = _element("select", **{"class": "jp-webmcp-thread-filter", "aria-label": "Show threads"})
+        for value, label in THREAD_FILTERS.items():
+            self._filter.appendChild(_element("option", label, value=value))
+        self._filter.addEventListener("change", self._proxy(lambda *_: self.render_threads()))
+        self._composer = _element("div", **{"class": "jp-webmcp-composer"})
+        self._composer.hidden = True
+        self._composer_label = _element("div", **{"class": "jp-webmcp-composer-label"})
+        self._composer_text = _element("textarea", **{"class": "jp-webmcp-composer-text", "aria-label": "New comment"})
+        add = _element("button", "Add comment", **{"class": "jp-webmcp-composer-add jp-mod-styled"})
+        add.addEventListener("click", self._proxy(lambda *_: self._add_thread()))
+        for node in (self._composer_label, self._composer_text, add):
+            self._composer.appendChild(node)
+        self._threads = _element("div", **{"class": "jp-webmcp-threads"})
+        for node in (self._filter, self._composer, self._threads):
+            body.appendChild(node)
+        self._pending_anchor = None
+        return body
+
+    def render_threads(self) -> None:
+        notebook = self._lab.current_notebook()
+        if self._panel is None or notebook is None:
+            return
+        wanted = str(self._filter.value)
+        records = notebook.cells()
+        active = notebook.active_index()
+        active_id = records[active].id if active is not None and active < len(records) else None
+        threads = sorted(normalize_threads(notebook.review_entry()), key=lambda t: t["createdAt"], reverse=True)
+        cards = []
+        for thread in threads:
+            if wanted in ("open", "resolved") and thread["status"] != wanted:
+                continue
+            if wanted == "current-cell" and thread["anchor"]["cellId"] != active_id:
+                continue
+            cards.append(self._card(notebook, thread))
+        self._threads.replaceChildren(*cards)
+
+    def _card(self, notebook: Any, thread: dict) -> Any:
+        status = anchor_status(thread["anchor"], live_cell(notebook, notebook.cells(), thread["anchor"]["cellId"]))
+        card = _element("div", **{"class": "jp-webmcp-thread", "data-thread-id": thread["id"], "data-status": thread["status"]})
+        where = "cell gone" if status["cellIndex"] is None else f"cell {status['cellIndex'] + 1}"
+        detail = f"{thread['anchor']['kind']} · {where} · {status['state']}"
+        if status.get("outputChanged"):
+            detail += " · output changed"
+        card.appendChild(_element("div", detail, **{"class": "jp-webmcp-thread-anchor", "data-state": status["state"]}))
+        for message in thread["messages"]:
+            item = _element("div", **{"class": "jp-webmcp-message", "data-author": message["author"]["kind"]})
+            item.appendChild(_element("span", f"{message['author']['name']} · {message['createdAt'][:16]}", **{"class": "jp-webmcp-message-meta"}))
+            item.appendChild(_element("div", message["body"], **{"class": "jp-webmcp-message-body"}))  # text, never HTML
+            card.appendChild(item)
+        reply = _element("textarea", **{"class": "jp-webmcp-reply-text", "aria-label": "Reply"})
+        actions = _element("div", **{"class": "jp-webmcp-thread-actions"})
+        buttons = [
+            ("Reply", "jp-webmcp-reply", lambda: self._update_thread(thread["id"], reply=str(reply.value))),
+            (
+                "Resolve" if thread["status"] == "open" else "Reopen",
+                "jp-webmcp-toggle-status",
+                lambda: self._update_thread(thread["id"], status="resolved" if thread["status"] == "open" else "open"),
+            ),
+            ("Show", "jp-webmcp-show", lambda: asyncio.ensure_future(self._show(thread["id"]))),
+        ]
+        if status["state"] == "orphaned":
+            buttons.append(("Re-anchor to selection", "jp-webmcp-reanchor", lambda: self._reanchor(thread["id"])))
+        for label, css, action in buttons:
+            button = _element("button", label, **{"class": f"{css} jp-mod-styled"})
+            button.addEventListener("click", self._proxy(lambda *_, action=action: action()))
+            actions.appendChild(button)
+        card.appendChild(reply)
+        card.appendChild(actions)
+        return card
+
+    def _store(self, notebook: Any, change) -> None:
+        threads = normalize_threads(notebook.review_entry())
+        change(threads)
+        notebook.set_review_entry(stored_entry(threads))
+        self.render_threads()
+
+    def _update_thread(self, thread_id: str, reply: str = "", status: str = "") -> None:
+        notebook = self._lab.current_notebook()
+        if notebook is None or (not reply.strip() and not status):
+            return
+
+        def change(threads: list) -> None:
+            for thread in threads:
+                if thread["id"] == thread_id:
+                    if reply.strip():
+                        thread["messages"].append(_human_message(reply))
+                    if status:
+                        thread["status"] = status
+                    thread["updatedAt"] = iso_now()
+
+        self._store(notebook, change)
+
+    def _selection_anchor(self, notebook: Any) -> Any:
+        index = notebook.active_index()
+        if index is None:
+            return None
+        record = notebook.cells()[index]
+        editor = notebook.editor_state()
+        if editor is not None and editor.selection_start != editor.selection_end:
+            points = [editor_position(record.source, *point) for point in (editor.selection_start, editor.selection_end)]
+            start, end = sorted(offset_of(record.source, point) for point in points)
+            return range_anchor(record.id, record.source, start, end)
+        return {"kind": "cell", "cellId": record.id}
+
+    def _start_comment(self, anchor: Any) -> None:
+        if anchor is None:
+            return
+        self._pending_anchor = anchor
+        self._composer.hidden = False
+        self._composer_label.textContent = f"New comment on {anchor['kind']} of the active cell"
+        self._app.shell.activateById(PANEL_ID)
+        self.show_tab("comments")
+        self._composer_text.focus()
+
+    def _add_thread(self) -> None:
+        notebook = self._lab.current_notebook()
+        body = str(self._composer_text.value)
+        if notebook is None or self._pending_anchor is None or not body.strip():
+            return
+        stamp = iso_now()
+        thread = {
+            "id": new_id("t"), "status": "open", "createdAt": stamp, "updatedAt": stamp,
+            "anchor": self._pending_anchor, "messages": [_human_message(body)],
+        }
+        self._store(notebook, lambda threads: threads.append(thread))
+        self._pending_anchor = None
+        self._composer_text.value = ""
+        self._composer.hidden = True
+
+    def _reanchor(self, thread_id: str) -> None:
+        notebook = self._lab.current_notebook()
+        anchor = self._selection_anchor(notebook) if notebook is not None else None
+        if anchor is None or anchor["kind"] != "source-range":
+            return
+
+        def change(threads: list) -> None:
+            for thread in threads:
+                if thread["id"] == thread_id:
+                    thread["anchor"] = anchor
+                    thread["updatedAt"] = iso_now()
+
+        self._store(notebook, change)
+
+    async def _show(self, thread_id: str) -> None:
+        notebook = self._lab.current_notebook()
+        thread = next((t for t in normalize_threads(notebook.review_entry()) if t["id"] == thread_id), None)
+        live = live_cell(notebook, notebook.cells(), thread["anchor"]["cellId"]) if thread else None
+        if live is None:
+            return
+        status = anchor_status(thread["anchor"], live)
+        selection = None
+        if "range" in status:
+            selection = tuple(editor_coordinates(live.source, status["range"][end]) for end in ("start", "end"))
+        await notebook.focus_cell(live.index, selection)
+        if thread["anchor"]["kind"] == "output":
+            notebook.highlight_output(live.index, thread["anchor"]["outputIndex"])
+
+    def _output_at(self, node: Any) -> Any:
+        """(cell index, output index) of the output element that was right-clicked."""
+        notebook = self._lab.current_notebook()
+        child = node.closest(".jp-OutputArea-child") if node is not None else None
+        cell_node = child.closest(".jp-Cell") if child is not None else None
+        if notebook is None or cell_node is None:
+            return None
+        siblings = list(child.parentElement.children)
+        for index, widget in enumerate(notebook.widgets()):
+            if widget.node == cell_node:
+                return index, siblings.index(child)
+        return None
+
+    def _comment_on_output(self) -> None:
+        notebook = self._lab.current_notebook()
+        hit = self._output_at(self._app.contextMenuHitTest(self._proxy(lambda node: bool(node.classList.contains("jp-OutputArea-child")))))
+        if notebook is None or hit is None:
+            return
+        cell_index, output_index = hit
+        record = notebook.cells()[cell_index]
+        outputs = notebook.cell_json(cell_index).get("outputs") or []
+        if output_index < len(outputs):
+            self._start_comment(output_anchor(record.id, outputs, output_index))
+
+    def install_comment_commands(self) -> None:
+        commands = self._app.commands
+        definitions = (
+            (COMMENT_SELECTION, "Comment on selection", lambda: self._start_comment(self._selection_anchor(self._lab.current_notebook()))),
+            (COMMENT_CELL, "Comment on cell", lambda: self._start_comment(self._cell_anchor())),
+            (COMMENT_OUTPUT, "Comment on this output", self._comment_on_output),
+        )
+        for command, label, action in definitions:
+            commands.addCommand(
+                command, to_js_object({"label": label, "execute": self._proxy(lambda *_, action=action: action())})
+            )
+        menu = self._app.contextMenu
+        menu.addItem(to_js_object({"command": COMMENT_SELECTION, "selector": ".jp-Notebook .jp-Cell .jp-Editor", "rank": 21}))
+        menu.addItem(to_js_object({"command": COMMENT_CELL, "selector": ".jp-Notebook .jp-Cell", "rank": 22}))
+        menu.addItem(to_js_object({"command": COMMENT_OUTPUT, "selector": ".jp-Notebook .jp-OutputArea-child", "rank": 23}))
+        self._tracker.currentChanged.connect(self._proxy(lambda *_: self.render_threads()))
+
+    def _cell_anchor(self) -> Any:
+        notebook = self._lab.current_notebook()
+        index = notebook.active_index() if notebook is not None else None
+        return {"kind": "cell", "cellId": notebook.cells()[index].id} if index is not None else None
+
+
+def _human_message(body: str) -> dict:
+    return {"id": new_id("m"), "author": dict(HUMAN_AUTHOR), "createdAt": iso_now(), "body": body}
+
+
 def install_controls(lab: Lab, host: Any) -> None:
     controls = Controls(lab, host)
     controls.install_commands()
+    controls.install_comment_commands()
     controls.install_panel(host.classes.Widget)
     host.docManager.services.contents.fileChanged.connect(create_proxy(lambda *_: controls.refresh_panel()))

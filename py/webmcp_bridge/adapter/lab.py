@@ -8,6 +8,7 @@ from pyodide.ffi import JsProxy, create_proxy, jsnull, to_js
 from .. import limits
 from ..access import METADATA_KEY, Access, access_of, with_access
 from ..models import KernelInfo
+from ..review import REVIEW_KEY, normalize_threads
 from ..provenance import Action, Actor, add_history, history_of, human_changes, iso_now
 from ..snapshots import CellRecord, EditorState
 
@@ -95,11 +96,32 @@ class NotebookHandle:
         model = self._notebook.model
         model.setMetadata(METADATA_KEY, to_js_object(with_access({METADATA_KEY: to_python(model.getMetadata(METADATA_KEY))}, access)))
 
+    def widgets(self) -> Any:
+        return self._notebook.widgets
+
+    def highlight_output(self, cell_index: int, output_index: int) -> None:
+        """Flash the anchored output so the human sees which one a thread is about."""
+        children = self._notebook.widgets[cell_index].node.querySelectorAll(".jp-OutputArea-child")
+        if output_index < children.length:
+            node = children[output_index]
+            node.classList.add("jp-webmcp-highlight")
+            node.scrollIntoView(to_js_object({"block": "center"}))
+            setTimeout(create_proxy(lambda: node.classList.remove("jp-webmcp-highlight")), 2000)
+
+    def review_entry(self) -> Any:
+        return to_python(self._notebook.model.getMetadata(REVIEW_KEY))
+
+    def set_review_entry(self, entry: dict[str, Any]) -> None:
+        self._notebook.model.setMetadata(REVIEW_KEY, to_js_object(entry))
+        self.refresh_markers()
+
     def refresh_markers(self) -> None:
-        """A visible marker on cells the owner restricted."""
+        """Markers on cells the owner restricted and on cells with open review threads."""
+        discussed = {t["anchor"]["cellId"] for t in normalize_threads(self.review_entry()) if t["status"] == "open"}
         for widget, record in zip(self._notebook.widgets, self.cells()):
             for level in ("read", "none"):
                 widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
+            widget.toggleClass("jp-webmcp-has-thread", record.id in discussed)
 
     def cell_json(self, index: int) -> dict[str, Any]:
         return self._shared_cells()[index].toJSON().to_py()

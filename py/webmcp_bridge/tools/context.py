@@ -9,7 +9,7 @@ from ..models import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCou
 from ..snapshots import editor_coordinates
 from ..notebooks import find_cell, focus_of, info_of, resolve_notebook
 from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..schema import Arguments, PositionArgument, SelectionArgument
 
 
 class NoArguments(Arguments):
@@ -76,16 +76,6 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
     if args.cellId is not None:
         await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
     return {"notebook": info_of(notebook), "kernel": notebook.kernel(), "focus": focus_of(notebook), "review": None}
-
-
-class PositionArgument(Arguments):
-    line: int = Field(ge=0, description="Zero-based line.")
-    column: int = Field(ge=0, description="Zero-based column, in characters.")
-
-
-class SelectionArgument(Arguments):
-    start: PositionArgument
-    end: PositionArgument
 
 
 class FocusCellArguments(Arguments):
