@@ -15,6 +15,10 @@ class Arguments(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class NoArguments(Arguments):
+    pass
+
+
 class PositionArgument(Arguments):
     line: int = Field(ge=0, description="Zero-based line.")
     column: int = Field(ge=0, description="Zero-based column, in characters.")
@@ -46,9 +50,16 @@ def _resolve(node: Any, definitions: dict[str, Any]) -> Any:
     return resolved
 
 
-def _finish(schema: dict[str, Any]) -> dict[str, Any]:
+def _object_rooted(schema: dict[str, Any], nullable: bool) -> bool:
+    if schema.get("type") == "object":
+        return True
+    options = schema.get("anyOf", [])
+    return nullable and {option.get("type") for option in options} == {"object", "null"}
+
+
+def _finish(schema: dict[str, Any], nullable: bool = False) -> dict[str, Any]:
     result = _resolve(schema, schema.get("$defs", {}))
-    if result.get("type") != "object":
+    if not _object_rooted(result, nullable):
         raise ValueError("tool schemas must be object-rooted")
     if not json.dumps(result, ensure_ascii=False).isascii():
         raise ValueError("tool schemas must be ASCII only")
@@ -60,7 +71,8 @@ def input_schema(model: type[Arguments]) -> dict[str, Any]:
 
 
 def output_schema(result_type: Any) -> dict[str, Any]:
-    return _finish(TypeAdapter(result_type).json_schema(mode="serialization"))
+    """An object, or (for a result that may be null) an object or null."""
+    return _finish(TypeAdapter(result_type).json_schema(mode="serialization"), nullable=True)
 
 
 def _field_name(location: tuple[Any, ...]) -> str:

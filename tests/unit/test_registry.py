@@ -29,6 +29,8 @@ EXPECTED_TOOLS = {
     "jupyter_resolve_comment",
     "jupyter_reopen_comment",
     "jupyter_focus_comment",
+    "jupyter_export_notebook",
+    "jupyter_get_output_selection",
 }
 
 
@@ -50,12 +52,13 @@ def test_registry_holds_the_expected_tools():
 
 @pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
 def test_schemas_are_object_rooted_ascii_and_valid(tool):
+    output_roots = [tool.output_schema] if "type" in tool.output_schema else tool.output_schema["anyOf"]
+    assert {root["type"] for root in output_roots} in ({"object"}, {"object", "null"})
     for schema in (tool.input_schema, tool.output_schema):
-        assert schema["type"] == "object"
         assert json.dumps(schema, ensure_ascii=False).isascii()
         assert "$ref" not in json.dumps(schema)
         Draft202012Validator.check_schema(schema)
-    assert tool.input_schema.get("additionalProperties") is False
+    assert tool.input_schema["type"] == "object" and tool.input_schema.get("additionalProperties") is False
     assert tool.description and tool.description.split(".")[0]
     assert tool.annotations == {"readOnlyHint": tool.read_only, "untrustedContentHint": tool.untrusted_content}
     assert len(tool.name) <= 64 and tool.name.replace("_", "").isalnum()

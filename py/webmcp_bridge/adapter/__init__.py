@@ -12,6 +12,7 @@ from ..envelope import to_json
 from ..registry import CallContext, NeverAborted, Registry
 from .controls import install_controls
 from .lab import Lab, to_python, js_value
+from .selection import OutputSelectionTracker
 
 
 class SignalAbort:
@@ -47,6 +48,7 @@ async def serve(host: Any, registry: Registry) -> int:
     lab = Lab(host)
     lab.human_edits.watch_all(host.tracker)
     install_controls(lab, host)
+    lab.output_selection = OutputSelectionTracker(lab)
     model_context = host.modelContext
     registered = 0
     failures = []

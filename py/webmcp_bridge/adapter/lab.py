@@ -318,6 +318,7 @@ class Lab:
         self.app = host.app
         self.classes = host.classes
         self.calls_in_flight = 0
+        self.output_selection = None
         self.human_edits = HumanEditRecorder(self)
         self._tracker = host.tracker
         self._documents = host.docManager
@@ -344,6 +345,21 @@ class Lab:
         await panel.context.ready
         await panel.sessionContext.ready
         return NotebookHandle(self, panel)
+
+    def output_selection_record(self) -> Optional[dict[str, Any]]:
+        return self.output_selection.record if self.output_selection is not None else None
+
+    def locate_cell_node(self, node: Any) -> Optional[tuple[NotebookHandle, int]]:
+        """The open notebook and cell index whose widget owns this DOM node."""
+        for widget in self.app.shell.widgets("main"):
+            context = js_value(self._documents.contextForWidget(widget))
+            notebook = self.find_notebook(str(context.path)) if context is not None else None
+            if notebook is None:
+                continue
+            for index, cell in enumerate(notebook.widgets()):
+                if cell.node == node:
+                    return notebook, index
+        return None
 
     def open_documents(self) -> list[tuple[str, Access]]:
         """(path, access) of every open document; non-notebooks count as writable."""

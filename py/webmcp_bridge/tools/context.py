@@ -9,11 +9,7 @@ from ..models import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCou
 from ..snapshots import editor_coordinates
 from ..notebooks import find_cell, focus_of, info_of, resolve_notebook
 from ..registry import CallContext, tool
-from ..schema import Arguments, PositionArgument, SelectionArgument
-
-
-class NoArguments(Arguments):
-    pass
+from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument
 
 
 class Workspace(TypedDict):

@@ -1,0 +1,46 @@
+"""The text the human selected in an output: how they point at a result."""
+
+from typing import Optional
+
+from typing_extensions import TypedDict
+
+from ..notebooks import live_cell
+from ..registry import CallContext, tool
+from ..review import output_fingerprint
+from ..schema import NoArguments
+
+
+class OffsetRange(TypedDict):
+    start: int
+    end: int
+
+
+class OutputSelection(TypedDict):
+    cellId: str
+    outputIndex: int
+    text: str
+    range: OffsetRange
+    outputFingerprint: str
+    capturedAt: str
+
+
+@tool("jupyter_get_output_selection", "Read the selected output", read_only=True)
+async def get_output_selection(args: NoArguments, ctx: CallContext) -> Optional[OutputSelection]:
+    """Read the text the human selected inside one rendered output, or null.
+
+    Null when nothing is selected, the selection crossed cells or notebook
+    chrome, or the output has changed since (for example by a re-run).
+    """
+    record = ctx.lab.output_selection_record()
+    if record is None:
+        return None
+    notebook = ctx.lab.find_notebook(record["notebookPath"])
+    if notebook is None or notebook.access() == "none":
+        return None
+    records = notebook.cells()
+    cell = live_cell(notebook, records, record["cellId"])
+    if cell is None or records[cell.index].hidden or record["outputIndex"] >= len(cell.outputs):
+        return None
+    if output_fingerprint(cell.outputs[record["outputIndex"]]) != record["outputFingerprint"]:
+        return None
+    return {key: value for key, value in record.items() if key != "notebookPath"}
