@@ -1,6 +1,7 @@
 // Thin host: boots a main-thread Pyodide, loads the bridge wheels shipped in
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/webmcp_bridge); nothing here knows about tools.
+import { ICommandPalette } from '@jupyterlab/apputils';
 import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
@@ -54,8 +55,8 @@ const plugin = {
   description: 'Serves the notebook tools to browser agents over WebMCP.',
   autoStart: true,
   requires: [INotebookTracker, IDocumentManager],
-  optional: [IStatusBar, IDefaultFileBrowser],
-  activate: (app, tracker, docManager, statusBar, fileBrowser) => {
+  optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette],
+  activate: (app, tracker, docManager, statusBar, fileBrowser, palette) => {
     const setStatus = createStatusItem(statusBar);
     const modelContext = document.modelContext || navigator.modelContext;
     if (!modelContext) {
@@ -65,7 +66,7 @@ const plugin = {
     setStatus('booting', 'WebMCP: booting…');
     // Never block activation: the lab works whether or not the bridge boots.
     app.restored
-      .then(() => boot({ app, tracker, docManager, fileBrowser, modelContext, setStatus }))
+      .then(() => boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }))
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

@@ -43,9 +43,14 @@ class MemoryNotebook:
         self._cells[index]["source"] = source
 
 
+class DirectMode:
+    enabled = False
+
+
 class MemoryLab:
     def __init__(self, notebook):
         self.notebook = notebook
+        self.proposals = DirectMode()
 
     def current_notebook(self):
         return self.notebook

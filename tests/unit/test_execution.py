@@ -89,3 +89,13 @@ def test_character_positions_become_utf16_editor_coordinates():
     source = "x = 1\ny = 😀 + 2"
     assert editor_coordinates(source, {"line": 1, "column": 5}) == (1, 6)
     assert editor_coordinates(source, {"line": 9, "column": 99}) == (1, len("y = 😀 + 2") + 1)
+
+
+def test_proposal_diff_and_denial_shape():
+    from webmcp_bridge.proposals import denied, diff_lines
+
+    assert diff_lines("a\nb\nc", "a\nB\nc") == [("same", "a"), ("removed", "b"), ("added", "B"), ("same", "c")]
+    result = denied("p-1", "cell", "  ")
+    assert result == {"status": "denied", "code": "PROPOSAL_DENIED", "proposalId": "p-1", "cellId": "cell", "reason": None}
+    long = denied("p-1", "cell", "é" * 5000)["reason"]
+    assert len(long.encode()) <= limits.MAX_DENY_REASON_BYTES

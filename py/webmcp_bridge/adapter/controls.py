@@ -18,6 +18,7 @@ CYCLE_NOTEBOOK = "jupyterlite-webmcp:cycle-notebook-access"
 COMMENT_SELECTION = "jupyterlite-webmcp:comment-selection"
 COMMENT_CELL = "jupyterlite-webmcp:comment-cell"
 COMMENT_OUTPUT = "jupyterlite-webmcp:comment-output"
+TOGGLE_PROPOSE = "jupyterlite-webmcp:toggle-propose-mode"
 HUMAN_AUTHOR = {"kind": "human", "name": "You"}
 THREAD_FILTERS = {"open": "Open", "resolved": "Resolved", "all": "All", "current-cell": "Current cell"}
 PANEL_ID = "jp-webmcp-agent-panel"
@@ -37,6 +38,7 @@ class Controls:
     def __init__(self, lab: Lab, host: Any):
         self._lab = lab
         self._app = host.app
+        self._host = host
         self._tracker = host.tracker
         self._file_browser = js_value(host.fileBrowser)
         self._proxies: list[Any] = []
@@ -101,6 +103,20 @@ class Controls:
                 }
             ),
         )
+        commands.addCommand(
+            TOGGLE_PROPOSE,
+            to_js_object(
+                {
+                    "label": "Propose mode: review agent edits before they apply",
+                    "caption": "Agent edits are shown as a diff under the cell, to accept or deny.",
+                    "isToggled": self._proxy(lambda *_: self._lab.proposals.enabled),
+                    "execute": self._proxy(lambda *_: self.set_propose_mode(not self._lab.proposals.enabled)),
+                }
+            ),
+        )
+        palette = js_value(self._host.palette)
+        if palette is not None:
+            palette.addItem(to_js_object({"command": TOGGLE_PROPOSE, "category": "Agent (WebMCP)"}))
         menu = self._app.contextMenu
         menu.addItem(to_js_object({"command": CYCLE_CELL, "selector": ".jp-Notebook .jp-Cell", "rank": 20}))
         menu.addItem(
@@ -125,12 +141,26 @@ class Controls:
             button = _element("button", label, **{"class": "jp-webmcp-tab", "role": "tab", "data-tab": name})
             button.addEventListener("click", self._proxy(lambda *_, name=name: self.show_tab(name)))
             tabs.appendChild(button)
-        for node in (tabs, access_body, comments_body):
+        mode = _element("label", **{"class": "jp-webmcp-mode"})
+        self._propose_box = _element("input", type="checkbox", **{"class": "jp-webmcp-propose-toggle"})
+        self._propose_box.addEventListener(
+            "change", self._proxy(lambda event: self.set_propose_mode(bool(event.target.checked)))
+        )
+        mode.appendChild(self._propose_box)
+        mode.appendChild(_element("span", " Propose mode: review agent edits before they apply"))
+        for node in (mode, tabs, access_body, comments_body):
             panel.node.appendChild(node)
         self._tabs = tabs
         self._app.shell.add(panel, "right", to_js_object({"rank": 900}))
         self._panel = panel
         self.show_tab("access")
+
+    def set_propose_mode(self, enabled: bool) -> None:
+        """The human's switch; no tool can read or change it."""
+        self._lab.proposals.enabled = enabled
+        if self._panel is not None:
+            self._propose_box.checked = enabled
+        self._app.commands.notifyCommandChanged(TOGGLE_PROPOSE)
 
     def show_tab(self, name: str) -> None:
         for tab, body in self._tab_bodies.items():

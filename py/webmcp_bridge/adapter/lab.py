@@ -11,6 +11,7 @@ from ..models import KernelInfo
 from ..review import REVIEW_KEY, normalize_threads
 from ..provenance import Action, Actor, add_history, history_of, human_changes, iso_now
 from ..snapshots import CellRecord, EditorState
+from .proposals import ProposalBoard
 
 _KERNEL_STATUS = {
     "idle": "idle",
@@ -95,6 +96,35 @@ class NotebookHandle:
     def set_access(self, access: Access) -> None:
         model = self._notebook.model
         model.setMetadata(METADATA_KEY, to_js_object(with_access({METADATA_KEY: to_python(model.getMetadata(METADATA_KEY))}, access)))
+
+    def attach_below_cell(self, cell_id: str, node: Any) -> None:
+        for widget in self._notebook.widgets:
+            if str(widget.model.id) == cell_id:
+                widget.node.appendChild(node)
+                return
+
+    def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
+        """Deny with a reason if the cell is deleted, the notebook closed, or renamed or moved."""
+        model, panel = self._notebook.model, self._panel
+
+        def on_change(*_: Any) -> None:
+            if self._shared_cell(cell_id) is None:
+                deny("The cell was deleted before the human decided.")
+
+        watchers = [
+            (model.contentChanged, create_proxy(on_change)),
+            (panel.disposed, create_proxy(lambda *_: deny("The notebook was closed before the human decided."))),
+            (panel.context.pathChanged, create_proxy(lambda *_: deny("The notebook was renamed or moved."))),
+        ]
+        for signal, proxy in watchers:
+            signal.connect(proxy)
+
+        def stop() -> None:
+            for signal, proxy in watchers:
+                signal.disconnect(proxy)
+                proxy.destroy()
+
+        return stop
 
     def widgets(self) -> Any:
         return self._notebook.widgets
@@ -319,6 +349,7 @@ class Lab:
         self.classes = host.classes
         self.calls_in_flight = 0
         self.output_selection = None
+        self.proposals = ProposalBoard()
         self.human_edits = HumanEditRecorder(self)
         self._tracker = host.tracker
         self._documents = host.docManager

@@ -3,12 +3,13 @@
 from typing import Literal, Optional
 
 from pydantic import Field
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
 from ..models import CellSnapshot, NotebookInfo
 from ..notebooks import find_cell, info_of, resolve_notebook
+from ..proposals import denied
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes
 from ..snapshots import CellRecord, cell_snapshot
@@ -90,22 +91,60 @@ class UpdateCellArguments(Arguments):
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
 
 
+class UpdateCellResult(TypedDict):
+    notebook: NotRequired[NotebookInfo]
+    cell: NotRequired[CellSnapshot]
+    status: NotRequired[Literal["accepted", "denied"]]
+    proposalId: NotRequired[str]
+    code: NotRequired[Literal["PROPOSAL_DENIED"]]
+    cellId: NotRequired[str]
+    reason: NotRequired[Optional[str]]
+
+
+def _checked_index(notebook, args: UpdateCellArguments) -> int:
+    records = notebook.cells()
+    index = find_cell(records, args.cellId, notebook.path, "write")
+    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read.")
+    return index
+
+
 @tool("jupyter_update_cell", "Update a cell", read_only=False)
-async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult:
+async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> UpdateCellResult:
     """Replace a cell's source in the live notebook, only if it still matches the sourceHash you read.
 
     If the human changed it since, nothing is written and STALE_CELL returns
     the current hash and a preview: read again, then retry. Does not run or
-    save the cell.
+    save the cell. When the human reviews agent edits (Propose mode), the
+    change is shown to them as a diff and the call waits for their decision:
+    accepted (applied, status "accepted") or denied (a normal result coded
+    PROPOSAL_DENIED with their reason); it is denied automatically if the cell
+    is deleted or the notebook closed or renamed first.
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    records = notebook.cells()
-    index = find_cell(records, args.cellId, notebook.path, "write")
-    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read.")
+    index = _checked_index(notebook, args)
+    proposals = ctx.lab.proposals
+    if not proposals.enabled:
+        notebook.set_source(index, args.source)
+        notebook.record_history(args.cellId, "agent", "edited", "jupyter_update_cell")
+        return reread(notebook, args.cellId)
+    existing = proposals.pending_id(notebook.path, args.cellId)
+    if existing is not None:
+        raise ToolError(
+            ErrorCode.PROPOSAL_ALREADY_PENDING,
+            "This cell already has a proposal waiting for the human.",
+            cellId=args.cellId,
+            existingProposalId=existing,
+        )
+    before = notebook.cells()[index].source
+    outcome, reason, proposal_id = await proposals.decide(notebook, args.cellId, before, args.source, ctx.abort)
+    if outcome == "denied":
+        return denied(proposal_id, args.cellId, reason)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
+    index = _checked_index(notebook, args)  # a human edit made while it waited still wins
     notebook.set_source(index, args.source)
     notebook.record_history(args.cellId, "agent", "edited", "jupyter_update_cell")
-    return reread(notebook, args.cellId)
+    return {**reread(notebook, args.cellId), "status": "accepted", "proposalId": proposal_id}
 
 
 class DeleteCellArguments(Arguments):

@@ -1,0 +1,79 @@
+"""Propose mode in the page: an inline before/after diff under the cell, decided by the human."""
+
+import asyncio
+from typing import Any, Optional
+
+from js import document
+from pyodide.ffi import create_proxy
+
+from ..errors import ErrorCode, ToolError
+from ..proposals import diff_lines
+from ..review import new_id
+
+
+def _node(tag: str, text: str = "", css: str = "") -> Any:
+    node = document.createElement(tag)
+    if text:
+        node.textContent = text
+    if css:
+        node.className = css
+    return node
+
+
+class ProposalBoard:
+    """The human's Direct/Propose switch and the proposals waiting for them (never saved)."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self._pending: dict[tuple[str, str], str] = {}
+
+    def pending_id(self, path: str, cell_id: str) -> Optional[str]:
+        return self._pending.get((path, cell_id))
+
+    async def decide(
+        self, notebook: Any, cell_id: str, before: str, after: str, abort: Any
+    ) -> tuple[str, Optional[str], str]:
+        """Show the proposal and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
+        proposal_id = new_id("p")
+        key = (notebook.path, cell_id)
+        self._pending[key] = proposal_id
+        decision: asyncio.Future = asyncio.get_event_loop().create_future()
+
+        def settle(outcome: Any) -> None:
+            if not decision.done():
+                decision.set_result(outcome)
+
+        box = _node("div", css="jp-webmcp-proposal")
+        box.dataset.proposalId = proposal_id
+        box.appendChild(_node("div", "The agent proposes this change:", "jp-webmcp-proposal-title"))
+        diff = _node("pre", css="jp-webmcp-proposal-diff")
+        for kind, text in diff_lines(before, after):
+            marker = {"same": "  ", "removed": "- ", "added": "+ "}[kind]
+            diff.appendChild(_node("div", marker + text, f"jp-webmcp-diff-{kind}"))
+        reason = _node("input", css="jp-webmcp-proposal-reason")
+        reason.placeholder = "Reason (optional, sent to the agent on deny)"
+        accept = _node("button", "Accept", "jp-webmcp-proposal-accept jp-mod-styled jp-mod-accept")
+        deny = _node("button", "Deny", "jp-webmcp-proposal-deny jp-mod-styled jp-mod-reject")
+        proxies = [
+            create_proxy(lambda *_: settle(("accepted", None))),
+            create_proxy(lambda *_: settle(("denied", str(reason.value)))),
+        ]
+        accept.addEventListener("click", proxies[0])
+        deny.addEventListener("click", proxies[1])
+        for node in (diff, reason, accept, deny):
+            box.appendChild(node)
+        stop_watching = notebook.watch_proposal(cell_id, lambda why: settle(("denied", why)))
+        stop_abort = abort.on_abort(lambda: settle(("aborted", None)))
+        notebook.attach_below_cell(cell_id, box)
+        try:
+            outcome, detail = await decision
+        finally:
+            stop_abort()
+            stop_watching()
+            box.remove()
+            for proxy in proxies:
+                proxy.destroy()
+            self._pending.pop(key, None)
+        if outcome == "aborted":
+            raise ToolError(ErrorCode.ABORTED, "The call was aborted; the proposal was withdrawn.", proposalId=proposal_id)
+        return outcome, detail if outcome == "denied" else None, proposal_id

@@ -1,0 +1,25 @@
+"""Propose mode, pure parts: the before/after diff a human reviews, and the denial result."""
+
+import difflib
+from typing import Any, Literal, Optional
+
+from . import limits
+from .text import clamp_utf8
+
+DiffKind = Literal["same", "removed", "added"]
+
+
+def diff_lines(before: str, after: str) -> list[tuple[DiffKind, str]]:
+    """Line diff of a proposed change, in reading order."""
+    kinds: dict[str, DiffKind] = {" ": "same", "-": "removed", "+": "added"}
+    return [
+        (kinds[line[0]], line[2:])
+        for line in difflib.ndiff(before.split("\n"), after.split("\n"))
+        if line[0] in kinds
+    ]
+
+
+def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> dict[str, Any]:
+    """The normal (non-error) result of a proposal the human said no to."""
+    text = clamp_utf8(reason, limits.MAX_DENY_REASON_BYTES)[0] if reason and reason.strip() else None
+    return {"status": "denied", "code": "PROPOSAL_DENIED", "proposalId": proposal_id, "cellId": cell_id, "reason": text}

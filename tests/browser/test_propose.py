@@ -1,0 +1,99 @@
+"""Propose mode: agent edits wait for the human's Accept or Deny."""
+
+import pytest
+
+from conftest import code_cell, notebook_json
+from webmcp_bridge.hashing import source_hash
+
+PATH = "propose.ipynb"
+
+
+@pytest.fixture(scope="module")
+def lab(lab_page):
+    lab, _ = lab_page
+    lab.open()
+    lab.save_file(PATH, notebook_json([code_cell(f"c{i}", f"x{i} = {i}") for i in range(6)]))
+    lab.call("jupyter_open_notebook", {"path": PATH})
+    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
+    lab.page.locator(".jp-webmcp-propose-toggle").check()
+    assert lab.page.evaluate(
+        "() => window.jupyterapp.commands.isToggled('jupyterlite-webmcp:toggle-propose-mode')"
+    ) is True
+    yield lab
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-webmcp:toggle-propose-mode')")
+
+
+def propose(lab, cell_id, source):
+    digest = lab.call("jupyter_get_cells", {"cellIds": [cell_id]})["cells"][0]["sourceHash"]
+    lab.start_call("jupyter_update_cell", {"cellId": cell_id, "source": source, "expectedSourceHash": digest})
+    box = lab.page.locator(".jp-webmcp-proposal")
+    box.wait_for(timeout=10_000)
+    return box
+
+
+def live_source(lab, index):
+    return lab.live_cells(PATH)[index]["source"]
+
+
+def test_accept_applies_the_change(lab):
+    box = propose(lab, "c0", "x0 = 100")
+    assert box.locator(".jp-webmcp-diff-removed").inner_text() == "- x0 = 0"
+    assert box.locator(".jp-webmcp-diff-added").inner_text() == "+ x0 = 100"
+    assert live_source(lab, 0) == "x0 = 0"  # nothing changes before the human decides
+    box.locator(".jp-webmcp-proposal-accept").click()
+    result = lab.finish_call()
+    assert result["status"] == "accepted" and result["proposalId"].startswith("p-")
+    assert result["cell"]["source"] == "x0 = 100" == live_source(lab, 0)
+    assert lab.page.locator(".jp-webmcp-proposal").count() == 0
+
+
+def test_deny_returns_the_reason_as_a_normal_result(lab):
+    box = propose(lab, "c1", "x1 = -1")
+    box.locator(".jp-webmcp-proposal-reason").fill("Keep it positive")
+    box.locator(".jp-webmcp-proposal-deny").click()
+    result = lab.finish_call()
+    assert result == {
+        "status": "denied", "code": "PROPOSAL_DENIED", "proposalId": result["proposalId"], "cellId": "c1",
+        "reason": "Keep it positive",
+    }
+    assert live_source(lab, 1) == "x1 = 1"
+
+
+def test_a_human_edit_while_pending_wins_on_accept(lab):
+    box = propose(lab, "c2", "x2 = 'agent'")
+    lab.set_source(PATH, 2, "x2 = 'human'")
+    box.locator(".jp-webmcp-proposal-accept").click()
+    outcome = lab.page.evaluate("() => window.__webmcpCall.then(JSON.parse)")
+    assert outcome["isError"] is True and outcome["structuredContent"]["error"] == "STALE_CELL"
+    assert outcome["structuredContent"]["currentSourceHash"] == source_hash("x2 = 'human'")
+    assert live_source(lab, 2) == "x2 = 'human'"
+
+
+def test_one_pending_proposal_per_cell_and_abort_withdraws_it(lab):
+    box = propose(lab, "c3", "x3 = 33")
+    proposal_id = box.get_attribute("data-proposal-id")
+    digest = source_hash("x3 = 3")
+    twice = lab.error("jupyter_update_cell", {"cellId": "c3", "source": "x3 = 34", "expectedSourceHash": digest})
+    assert twice == {**twice, "error": "PROPOSAL_ALREADY_PENDING", "cellId": "c3", "existingProposalId": proposal_id}
+    lab.abort_call()
+    assert lab.finish_call() == {"rejected": "AbortError"}
+    lab.page.locator(".jp-webmcp-proposal").wait_for(state="detached", timeout=5_000)
+    assert live_source(lab, 3) == "x3 = 3"
+    again = propose(lab, "c3", "x3 = 35")  # the cell is free again
+    again.locator(".jp-webmcp-proposal-deny").click()
+    assert lab.finish_call()["status"] == "denied"
+
+
+def test_deleting_the_cell_auto_denies(lab):
+    propose(lab, "c4", "x4 = 44")
+    lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.deleteCell(4)")
+    result = lab.finish_call()
+    assert result["status"] == "denied" and "deleted" in result["reason"]
+
+
+def test_size_access_and_hash_are_checked_before_anything_is_shown(lab):
+    stale = lab.error("jupyter_update_cell", {"cellId": "c5", "source": "y", "expectedSourceHash": "0" * 16})
+    assert stale["error"] == "STALE_CELL"
+    big = lab.error("jupyter_update_cell", {"cellId": "c5", "source": "z" * 300_000, "expectedSourceHash": "0"})
+    assert big["error"] == "INVALID_ARGUMENT" and big["bytes"] == 300_000
+    assert lab.page.locator(".jp-webmcp-proposal").count() == 0
