@@ -4,6 +4,7 @@ import difflib
 from typing import Any, Literal, Optional
 
 from . import limits
+from .errors import ErrorCode, ToolError
 from .text import clamp_utf8
 
 DiffKind = Literal["same", "removed", "added"]
@@ -23,3 +24,17 @@ def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> dict[str, A
     """The normal (non-error) result of a proposal the human said no to."""
     text = clamp_utf8(reason, limits.MAX_DENY_REASON_BYTES)[0] if reason and reason.strip() else None
     return {"status": "denied", "code": "PROPOSAL_DENIED", "proposalId": proposal_id, "cellId": cell_id, "reason": text}
+
+
+async def ask_human(ctx: Any, notebook: Any, cell_id: str, title: str, preview: list[tuple[DiffKind, str]]):
+    """Put a proposal in front of the human (one per cell at a time) and wait for their decision."""
+    proposals = ctx.lab.proposals
+    existing = proposals.pending_id(notebook.path, cell_id)
+    if existing is not None:
+        raise ToolError(
+            ErrorCode.PROPOSAL_ALREADY_PENDING,
+            "This cell already has a proposal waiting for the human.",
+            cellId=cell_id,
+            existingProposalId=existing,
+        )
+    return await proposals.decide(notebook, cell_id, title, preview, ctx.abort)

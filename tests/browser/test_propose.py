@@ -97,3 +97,40 @@ def test_size_access_and_hash_are_checked_before_anything_is_shown(lab):
     big = lab.error("jupyter_update_cell", {"cellId": "c5", "source": "z" * 300_000, "expectedSourceHash": "0"})
     assert big["error"] == "INVALID_ARGUMENT" and big["bytes"] == 300_000
     assert lab.page.locator(".jp-webmcp-proposal").count() == 0
+
+
+def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
+    for action in ("insert", "delete", "run"):
+        lab.page.locator(f".jp-webmcp-review-{action}").check()
+    try:
+        lab.start_call("jupyter_insert_cell", {"referenceCellId": "c5", "source": "added = True"})
+        box = lab.page.locator(".jp-webmcp-proposal")
+        box.wait_for(timeout=10_000)
+        assert "new code cell below" in box.locator(".jp-webmcp-proposal-title").inner_text()
+        assert box.locator(".jp-webmcp-diff-added").inner_text() == "+ added = True"
+        count = len(lab.live_cells(PATH))
+        box.locator(".jp-webmcp-proposal-accept").click()
+        inserted = lab.finish_call()
+        assert inserted["status"] == "accepted" and inserted["cell"]["source"] == "added = True"
+        assert len(lab.live_cells(PATH)) == count + 1
+
+        lab.start_call(
+            "jupyter_delete_cell", {"cellId": inserted["cell"]["id"], "expectedSourceHash": inserted["cell"]["sourceHash"]}
+        )
+        box.wait_for(timeout=10_000)
+        box.locator(".jp-webmcp-proposal-reason").fill("keep it")
+        box.locator(".jp-webmcp-proposal-deny").click()
+        refused = lab.finish_call()
+        assert refused["status"] == "denied" and refused["reason"] == "keep it"
+        assert len(lab.live_cells(PATH)) == count + 1
+
+        lab.start_call("jupyter_run_cells", {"cellIds": ["c5"]})
+        box.wait_for(timeout=10_000)
+        assert box.locator(".jp-webmcp-diff-same").inner_text().endswith("x5 = 5")
+        box.locator(".jp-webmcp-proposal-deny").click()
+        assert lab.finish_call()["code"] == "PROPOSAL_DENIED"
+        executed = lab.call("jupyter_get_cells", {"cellIds": ["c5"]})["cells"][0]["executionCount"]
+        assert executed is None
+    finally:
+        for action in ("insert", "delete", "run"):
+            lab.page.locator(f".jp-webmcp-review-{action}").uncheck()

@@ -148,7 +148,18 @@ class Controls:
         )
         mode.appendChild(self._propose_box)
         mode.appendChild(_element("span", " Propose mode: review agent edits before they apply"))
-        for node in (mode, tabs, access_body, comments_body):
+        also = _element("div", "Also review: ", **{"class": "jp-webmcp-also-review"})
+        for action, label in (("insert", "inserts"), ("delete", "deletes"), ("run", "runs")):
+            choice = _element("label")
+            box = _element("input", type="checkbox", **{"class": f"jp-webmcp-review-{action}"})
+            box.addEventListener(
+                "change",
+                self._proxy(lambda event, action=action: self._choose_review(action, bool(event.target.checked))),
+            )
+            choice.appendChild(box)
+            choice.appendChild(_element("span", f" {label} "))
+            also.appendChild(choice)
+        for node in (mode, also, tabs, access_body, comments_body):
             panel.node.appendChild(node)
         self._tabs = tabs
         self._app.shell.add(panel, "right", to_js_object({"rank": 900}))
@@ -161,6 +172,10 @@ class Controls:
         if self._panel is not None:
             self._propose_box.checked = enabled
         self._app.commands.notifyCommandChanged(TOGGLE_PROPOSE)
+
+    def _choose_review(self, action: str, chosen: bool) -> None:
+        reviewed = self._lab.proposals.reviewed_actions
+        reviewed.add(action) if chosen else reviewed.discard(action)
 
     def show_tab(self, name: str) -> None:
         for tab, body in self._tab_bodies.items():

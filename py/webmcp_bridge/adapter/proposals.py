@@ -7,7 +7,6 @@ from js import document
 from pyodide.ffi import create_proxy
 
 from ..errors import ErrorCode, ToolError
-from ..proposals import diff_lines
 from ..review import new_id
 
 
@@ -21,19 +20,24 @@ def _node(tag: str, text: str = "", css: str = "") -> Any:
 
 
 class ProposalBoard:
-    """The human's Direct/Propose switch and the proposals waiting for them (never saved)."""
+    """The human's Direct/Propose switch, which other actions they also review, and what waits (never saved)."""
 
     def __init__(self) -> None:
         self.enabled = False
+        self.reviewed_actions: set[str] = set()
         self._pending: dict[tuple[str, str], str] = {}
+
+    def reviews(self, action: str) -> bool:
+        """Whether an agent action waits for the human: edits always in Propose mode, others when chosen."""
+        return self.enabled and (action == "update" or action in self.reviewed_actions)
 
     def pending_id(self, path: str, cell_id: str) -> Optional[str]:
         return self._pending.get((path, cell_id))
 
     async def decide(
-        self, notebook: Any, cell_id: str, before: str, after: str, abort: Any
+        self, notebook: Any, cell_id: str, title: str, preview: list[tuple[str, str]], abort: Any
     ) -> tuple[str, Optional[str], str]:
-        """Show the proposal and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
+        """Show the proposal under the cell and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
         proposal_id = new_id("p")
         key = (notebook.path, cell_id)
         self._pending[key] = proposal_id
@@ -45,9 +49,9 @@ class ProposalBoard:
 
         box = _node("div", css="jp-webmcp-proposal")
         box.dataset.proposalId = proposal_id
-        box.appendChild(_node("div", "The agent proposes this change:", "jp-webmcp-proposal-title"))
+        box.appendChild(_node("div", title, "jp-webmcp-proposal-title"))
         diff = _node("pre", css="jp-webmcp-proposal-diff")
-        for kind, text in diff_lines(before, after):
+        for kind, text in preview:
             marker = {"same": "  ", "removed": "- ", "added": "+ "}[kind]
             diff.appendChild(_node("div", marker + text, f"jp-webmcp-diff-{kind}"))
         reason = _node("input", css="jp-webmcp-proposal-reason")

@@ -9,7 +9,7 @@ from .. import limits
 from ..errors import ErrorCode, ToolError
 from ..models import CellSnapshot, NotebookInfo
 from ..notebooks import find_cell, info_of, resolve_notebook
-from ..proposals import denied
+from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes
 from ..snapshots import CellRecord, cell_snapshot
@@ -36,6 +36,18 @@ class CellResult(TypedDict):
     cell: CellSnapshot
 
 
+class ReviewedResult(TypedDict):
+    """What a write returns when the human may review it (Propose mode): applied, or denied."""
+
+    notebook: NotRequired[NotebookInfo]
+    cell: NotRequired[CellSnapshot]
+    status: NotRequired[Literal["accepted", "denied"]]
+    proposalId: NotRequired[str]
+    code: NotRequired[Literal["PROPOSAL_DENIED"]]
+    cellId: NotRequired[str]
+    reason: NotRequired[Optional[str]]
+
+
 def reread(notebook, cell_id: str) -> CellResult:
     """The written cell, found again by id (the human may have moved, deleted or hidden it)."""
     records = notebook.cells()
@@ -53,7 +65,7 @@ class InsertCellArguments(Arguments):
 
 
 @tool("jupyter_insert_cell", "Insert a cell", read_only=False)
-async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellResult:
+async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedResult:
     """Insert a new cell above or below a reference cell; the human sees it at once.
 
     It is not run: call jupyter_run_cells for that. In an empty notebook the
@@ -77,11 +89,23 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellResult
             reference = notebook.active_index()
             reference = len(records) - 1 if reference is None else reference
         index = reference if args.position == "above" else reference + 1
+    accepted: dict = {}
+    if records and ctx.lab.proposals.reviews("insert"):
+        anchor = records[index - 1 if args.position == "below" else index].id
+        title = f"The agent proposes a new {args.cellType} cell {args.position} this one:"
+        outcome, reason, proposal_id = await ask_human(
+            ctx, notebook, anchor, title, [("added", line) for line in args.source.split("\n")]
+        )
+        if outcome == "denied":
+            return denied(proposal_id, anchor, reason)
+        accepted = {"status": "accepted", "proposalId": proposal_id}
+        records = notebook.cells()
+        index = find_cell(records, anchor, notebook.path) + (1 if args.position == "below" else 0)
     cell_id = notebook.insert_cell(index, args.cellType, args.source)
     notebook.record_history(cell_id, "agent", "inserted", "jupyter_insert_cell")
     if args.activate:
         notebook.activate_cell(index, render_markdown=bool(args.source))
-    return reread(notebook, cell_id)
+    return {**reread(notebook, cell_id), **accepted}
 
 
 class UpdateCellArguments(Arguments):
@@ -89,16 +113,6 @@ class UpdateCellArguments(Arguments):
     cellId: str = Field(description="Cell to change.")
     source: str = Field(description="The complete new source.")
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
-
-
-class UpdateCellResult(TypedDict):
-    notebook: NotRequired[NotebookInfo]
-    cell: NotRequired[CellSnapshot]
-    status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 def _checked_index(notebook, args: UpdateCellArguments) -> int:
@@ -109,7 +123,7 @@ def _checked_index(notebook, args: UpdateCellArguments) -> int:
 
 
 @tool("jupyter_update_cell", "Update a cell", read_only=False)
-async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> UpdateCellResult:
+async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedResult:
     """Replace a cell's source in the live notebook, only if it still matches the sourceHash you read.
 
     If the human changed it since, nothing is written and STALE_CELL returns
@@ -123,21 +137,14 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> UpdateCell
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     index = _checked_index(notebook, args)
-    proposals = ctx.lab.proposals
-    if not proposals.enabled:
+    if not ctx.lab.proposals.reviews("update"):
         notebook.set_source(index, args.source)
         notebook.record_history(args.cellId, "agent", "edited", "jupyter_update_cell")
         return reread(notebook, args.cellId)
-    existing = proposals.pending_id(notebook.path, args.cellId)
-    if existing is not None:
-        raise ToolError(
-            ErrorCode.PROPOSAL_ALREADY_PENDING,
-            "This cell already has a proposal waiting for the human.",
-            cellId=args.cellId,
-            existingProposalId=existing,
-        )
     before = notebook.cells()[index].source
-    outcome, reason, proposal_id = await proposals.decide(notebook, args.cellId, before, args.source, ctx.abort)
+    outcome, reason, proposal_id = await ask_human(
+        ctx, notebook, args.cellId, "The agent proposes this change:", diff_lines(before, args.source)
+    )
     if outcome == "denied":
         return denied(proposal_id, args.cellId, reason)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -154,9 +161,14 @@ class DeleteCellArguments(Arguments):
 
 
 class DeleteCellResult(TypedDict):
-    notebook: NotebookInfo
-    deletedCellId: str
-    activeCellId: Optional[str]
+    notebook: NotRequired[NotebookInfo]
+    deletedCellId: NotRequired[str]
+    activeCellId: NotRequired[Optional[str]]
+    status: NotRequired[Literal["accepted", "denied"]]
+    proposalId: NotRequired[str]
+    code: NotRequired[Literal["PROPOSAL_DENIED"]]
+    cellId: NotRequired[str]
+    reason: NotRequired[Optional[str]]
 
 
 @tool("jupyter_delete_cell", "Delete a cell", read_only=False)
@@ -165,7 +177,20 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     index = find_cell(records, args.cellId, notebook.path, "write")
-    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read; it was not deleted.")
+    stale_message = "Cell changed since it was read; it was not deleted."
+    check_hash(records[index], args.expectedSourceHash, stale_message)
+    accepted: dict = {}
+    if ctx.lab.proposals.reviews("delete"):
+        preview = [("removed", line) for line in records[index].source.split("\n")]
+        outcome, reason, proposal_id = await ask_human(
+            ctx, notebook, args.cellId, "The agent proposes deleting this cell:", preview
+        )
+        if outcome == "denied":
+            return denied(proposal_id, args.cellId, reason)
+        accepted = {"status": "accepted", "proposalId": proposal_id}
+        records = notebook.cells()
+        index = find_cell(records, args.cellId, notebook.path, "write")
+        check_hash(records[index], args.expectedSourceHash, stale_message)
     notebook.delete_cell(index)
     remaining = notebook.cells()
     active = notebook.active_index()
@@ -174,4 +199,5 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
         "notebook": info_of(notebook, remaining),
         "deletedCellId": args.cellId,
         "activeCellId": remaining[active].id if visible_active else None,
+        **accepted,
     }

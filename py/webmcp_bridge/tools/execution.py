@@ -9,6 +9,7 @@ from ..errors import ErrorCode, ToolError
 from ..execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
 from ..models import KernelInfo, NotebookInfo
 from ..access import notebook_not_found
+from ..proposals import ask_human, denied
 from ..notebooks import info_of, no_active_notebook, resolve_notebook
 from ..snapshots import CellRecord
 from ..registry import CallContext, tool
@@ -35,9 +36,13 @@ class CellRunResult(TypedDict):
 
 
 class RunCellsResult(TypedDict):
-    status: Literal["ok", "error", "aborted"]
-    notebook: NotebookInfo
-    results: list[CellRunResult]
+    status: Literal["ok", "error", "aborted", "denied"]
+    notebook: NotRequired[NotebookInfo]
+    results: NotRequired[list[CellRunResult]]
+    code: NotRequired[Literal["PROPOSAL_DENIED"]]
+    proposalId: NotRequired[str]
+    cellId: NotRequired[str]
+    reason: NotRequired[Optional[str]]
 
 
 def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
@@ -120,6 +125,16 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     wanted = {target.cell_id for target in targets}
     if any(needs_kernel(record) for record in records if record.id in wanted) and not await notebook.has_kernel():
         raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+    if ctx.lab.proposals.reviews("run"):
+        positions = {record.id: (index, record) for index, record in enumerate(records)}
+        preview = [
+            ("same", f"cell {positions[t.cell_id][0]}: {positions[t.cell_id][1].source.split(chr(10))[0]}")
+            for t in targets
+        ]
+        title = f"The agent proposes running {len(targets)} cell(s), starting here:"
+        outcome, reason, proposal_id = await ask_human(ctx, notebook, targets[0].cell_id, title, preview)
+        if outcome == "denied":
+            return denied(proposal_id, targets[0].cell_id, reason)
     results: list[CellRunResult] = []
     for target in targets:
         if ctx.abort.aborted:
