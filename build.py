@@ -39,7 +39,8 @@ BRIDGE_SOURCE = ROOT / "py"
 BRIDGE_MODULE = "webmcp_bridge"
 TOOL_DOCS = ROOT / "docs" / "tools.md"
 
-PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+STDLIB_ZIP = "python_stdlib.zip"
+PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ZIP)
 WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14",
                  "--implementation", "cp", "--abi", "cp314"]
 CHROMIUM_FLAGS = ["--enable-features=WebMCP", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -154,6 +155,76 @@ def canonical(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
+# Bytecode ------------------------------------------------------------------------------------
+
+# Runs inside Pyodide (Node), so the bytecode matches the browser's Python exactly. Writes
+# unchecked hash-based .pyc (PEP 552): imports never stat or re-read the source.
+PRECOMPILE_PY = r"""
+import importlib.util, json, marshal, sys, zipfile
+
+def pyc(source, filename):
+    code = compile(source, filename, "exec", dont_inherit=True)
+    header = importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little") + importlib.util.source_hash(source)
+    return header + marshal.dumps(code)
+
+def stdlib(src, dst):
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename.endswith(".py"):
+                try:
+                    zout.writestr(info.filename + "c", pyc(data, "/lib/python314.zip/" + info.filename))
+                    continue
+                except SyntaxError:
+                    pass
+            zout.writestr(info, data)
+
+def wheel(src, dst):
+    tag = sys.implementation.cache_tag
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            zout.writestr(info, data)
+            folder, _, base = info.filename.rpartition("/")
+            if base.endswith(".py") and ".data/" not in info.filename:
+                try:
+                    code = pyc(data, "/lib/python3.14/site-packages/" + info.filename)
+                except SyntaxError:
+                    continue
+                zout.writestr(f"{folder + '/' if folder else ''}__pycache__/{base[:-3]}.{tag}.pyc", code)
+
+for kind, src, dst in json.loads(JOBS):
+    (stdlib if kind == "stdlib" else wheel)(src, dst)
+"""
+
+PRECOMPILE_NODE = """
+const [pyodideModule, root, jobs, script] = process.argv.slice(1);
+const { loadPyodide } = await import(pyodideModule);
+const pyodide = await loadPyodide();
+pyodide.FS.mkdirTree('/host');
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root }, '/host');
+pyodide.globals.set('JOBS', jobs);
+pyodide.runPython(script);
+"""
+
+
+def precompile(kind: str, sources: list[Path]) -> list[Path]:
+    """Bytecode-compiled copies of a stdlib zip or of wheels (same names), cached by content."""
+    key = hashlib.sha256(PRECOMPILE_PY.encode() + digest(NPM_PYODIDE / "pyodide.asm.wasm").encode())
+    for source in sources:
+        key.update(digest(source).encode())
+    folder = CACHE / "compiled" / key.hexdigest()[:20]
+    outputs = [folder / source.name for source in sources]
+    if not all(output.exists() for output in outputs):
+        folder.mkdir(parents=True, exist_ok=True)
+        jobs = [[kind, f"/host/{source.relative_to(ROOT)}", f"/host/{output.relative_to(ROOT)}"]
+                for source, output in zip(sources, outputs)]
+        log(f"compiling {len(sources)} {kind} file(s) to bytecode with Pyodide")
+        run("node", "--input-type=module", "-e", PRECOMPILE_NODE, (NPM_PYODIDE / "pyodide.mjs").as_uri(),
+            ROOT, json.dumps(jobs), PRECOMPILE_PY)
+    return outputs
+
+
 # Steps ---------------------------------------------------------------------------------------
 
 def build_labextension() -> None:
@@ -164,10 +235,13 @@ def build_labextension() -> None:
     build_js(str(ROOT))
     shutil.rmtree(BRIDGE_ASSETS, ignore_errors=True)
     BRIDGE_ASSETS.mkdir(parents=True)
-    wheels = [*download_wasm_wheels(BRIDGE_SOURCE / "wasm-requirements.txt"), build_bridge_wheel(BRIDGE_ASSETS)]
+    staging = BUILD / "bridge-wheels"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    sources = [*download_wasm_wheels(BRIDGE_SOURCE / "wasm-requirements.txt"), build_bridge_wheel(staging)]
+    wheels = precompile("wheel", sources)
     for wheel in wheels:
-        if wheel.parent != BRIDGE_ASSETS:
-            shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
+        shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
     manifest = {"module": BRIDGE_MODULE, "wheels": sorted(wheel.name for wheel in wheels)}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     log(f"labextension ready: {len(wheels)} bridge wheels")
@@ -179,10 +253,12 @@ def prepare_site_pyodide() -> None:
     shutil.rmtree(SITE_PYODIDE, ignore_errors=True)
     SITE_PYODIDE.mkdir(parents=True)
     for name in PYODIDE_CORE_FILES:
-        shutil.copy2(NPM_PYODIDE / name, SITE_PYODIDE / name)
+        if name != STDLIB_ZIP:
+            shutil.copy2(NPM_PYODIDE / name, SITE_PYODIDE / name)
+    shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], SITE_PYODIDE / STDLIB_ZIP)
     npm_lock = json.loads((NPM_PYODIDE / "pyodide-lock.json").read_text())
     packages = {}
-    for wheel in download_wasm_wheels(LITE / "kernel-requirements.txt"):
+    for wheel in precompile("wheel", download_wasm_wheels(LITE / "kernel-requirements.txt")):
         shutil.copy2(wheel, SITE_PYODIDE / wheel.name)
         meta = wheel_metadata(wheel)
         packages[canonical(meta["name"])] = {

@@ -58,6 +58,10 @@ const plugin = {
   optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette) => {
     const setStatus = createStatusItem(statusBar);
+    if (new URLSearchParams(window.location.search).get('webmcp') === 'off') {
+      setStatus('off', 'WebMCP: off (?webmcp=off)');
+      return;
+    }
     const modelContext = document.modelContext || navigator.modelContext;
     if (!modelContext) {
       setStatus('unavailable', 'WebMCP unavailable: this browser has no WebMCP');

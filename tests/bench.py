@@ -7,14 +7,14 @@ same context. Every figure is the min and median over the runs.
 import json
 import statistics
 import threading
-import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
 TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
-READY = ".jp-webmcp-status[data-state=ready]"
+SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off]"
+KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 
 
 def longest_main_thread_task_ms(trace: bytes) -> float:
@@ -35,25 +35,28 @@ def longest_main_thread_task_ms(trace: bytes) -> float:
 
 def one_load(browser, page, url: str, reload: bool) -> dict:
     browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
-    started = time.monotonic()
     if reload:
         page.reload()
     else:
         page.goto(url)
     page.wait_for_function("() => window.jupyterapp", timeout=120_000)
     restored = page.evaluate("() => window.jupyterapp.restored.then(() => performance.now())")
-    page.wait_for_selector(READY, timeout=120_000)
+    page.wait_for_selector(SETTLED, timeout=120_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=50)
+    kernel_idle = page.evaluate("() => performance.now()")
     marks = page.evaluate(
         "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
     )
     trace = browser.stop_tracing()
-    return {
+    figures = {
         "appRestoredMs": restored,
-        "toolsRegisteredMs": marks["webmcp:ready"],
-        "bridgeBootMs": marks["webmcp:ready"] - marks["webmcp:booting"],
+        "kernelIdleMs": kernel_idle,
         "longestMainThreadTaskMs": longest_main_thread_task_ms(trace),
-        "wallSeconds": time.monotonic() - started,
     }
+    if "webmcp:ready" in marks:
+        figures["toolsRegisteredMs"] = marks["webmcp:ready"]
+        figures["bridgeBootMs"] = marks["webmcp:ready"] - marks["webmcp:booting"]
+    return figures
 
 
 CALL_LOOP = """async ([name, input, count]) => {
@@ -143,36 +146,39 @@ def run_benchmark(
 ) -> dict:
     server = site_server(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path=demo.ipynb"
-    cold, warm = [], []
+    base = f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path=demo.ipynb"
+    loads = {(mode, kind): [] for mode in ("on", "off") for kind in ("cold", "warm")}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=flags)
-        for _ in range(runs):
-            context = browser.new_context()
-            page = context.new_page()
-            cold.append(one_load(browser, page, url, reload=False))
-            warm.append(one_load(browser, page, url, reload=True))
-            if len(cold) == runs:
-                call_figures = measure_calls(page, calls)
-            context.close()
+        for run in range(runs):
+            for mode in ("on", "off"):  # interleaved, so drift affects both alike
+                context = browser.new_context()
+                page = context.new_page()
+                url = base if mode == "on" else base + "&webmcp=off"
+                loads[(mode, "cold")].append(one_load(browser, page, url, reload=False))
+                loads[(mode, "warm")].append(one_load(browser, page, url, reload=True))
+                if mode == "on" and run == runs - 1:
+                    call_figures = measure_calls(page, calls)
+                context.close()
         browser.close()
     server.shutdown()
     site_bytes = sum(path.stat().st_size for path in site.rglob("*") if path.is_file())
     result = {
         "runs": runs,
         "siteMiB": round(site_bytes / 2**20, 1),
-        "cold": summarize(cold),
-        "warm": summarize(warm),
+        "boot": {f"bridge {mode}, {kind}": summarize(figures) for (mode, kind), figures in loads.items()},
         "calls": call_figures,
     }
     output.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"\nBoot benchmark, {runs} runs each (ms; min / median)\n")
-    print(f"{'figure':28} {'cold':>21} {'warm':>21}")
-    for key in cold[0]:
-        if key == "wallSeconds":
-            continue
-        row = [f"{result[kind][key]['min']:9.0f} / {result[kind][key]['median']:9.0f}" for kind in ("cold", "warm")]
-        print(f"{key:28} {row[0]:>21} {row[1]:>21}")
+    print(f"\nBoot benchmark, {runs} runs each (ms from navigation; min / median)\n")
+    columns = list(result["boot"])
+    print(f"{'figure':26}" + "".join(f"{column:>24}" for column in columns))
+    for key in loads[("on", "cold")][0]:
+        cells = []
+        for column in columns:
+            figures = result["boot"][column].get(key)
+            cells.append(f"{figures['min']:9.0f} / {figures['median']:9.0f}" if figures else "-")
+        print(f"{key:26}" + "".join(f"{cell:>24}" for cell in cells))
     print(f"\nCalls, {calls} each, timed in the page around executeTool (ms)\n")
     print(f"{'call':40} {'p50':>8} {'p95':>8}")
     for name, figures in call_figures.items():

@@ -5,7 +5,7 @@ import re
 from typing import Any, Sequence
 
 from . import limits
-from .outputs import joined, serialize_output
+from .outputs import serialize_output
 from .snapshots import CellRecord
 
 _BACKTICK_RUNS = re.compile(r"`+")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from . import limits
-from .outputs import is_text_like, joined, media_size
+from .outputs import is_text_like, media_size
+from .snapshots import editor_coordinates
 from .text import clamp_chars, clamp_utf8
 
 REVIEW_KEY = "jupyterlite_webmcp_review"
@@ -225,6 +226,14 @@ def anchor_status(anchor: dict[str, Any], cell: Optional[LiveCell]) -> dict[str,
         status["outputIndex"] = index
         status["outputChanged"] = current is None or output_fingerprint(current) != anchor["fingerprint"]
     return status
+
+
+def editor_selection(status: dict[str, Any], source: str) -> Optional[tuple[tuple[int, int], tuple[int, int]]]:
+    """The resolved range of a source-range anchor as editor coordinates, or None."""
+    if "range" not in status:
+        return None
+    start, end = (editor_coordinates(source, status["range"][side]) for side in ("start", "end"))
+    return start, end
 
 
 def range_anchor(cell_id: str, source: str, start: int, end: int) -> dict[str, Any]:

@@ -75,3 +75,18 @@ def test_a_failed_boot_is_reported_and_the_lab_still_works(browser, site_url):
         assert page.webmcp.tools() == []
     finally:
         context.close()
+
+
+def test_the_bridge_can_be_switched_off_by_url(browser, site_url):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        recorder = RequestRecorder(site_url)
+        page.on("request", recorder.record)
+        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb&webmcp=off")
+        page.wait_for_selector(".jp-webmcp-status[data-state=off]", timeout=60_000)
+        assert_lab_works(page)
+        assert page.webmcp.tools() == []
+        assert not any("/static/bridge/" in url for url in recorder.urls)
+    finally:
+        context.close()

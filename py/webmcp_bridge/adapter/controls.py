@@ -9,8 +9,16 @@ from pyodide.ffi import create_proxy
 from ..access import ACCESS_LEVELS, next_access
 from ..provenance import iso_now
 from ..notebooks import live_cell
-from ..review import anchor_status, new_id, normalize_threads, output_anchor, range_anchor, stored_entry
-from ..snapshots import editor_coordinates, editor_position, offset_of
+from ..review import (
+    anchor_status,
+    editor_selection,
+    new_id,
+    normalize_threads,
+    output_anchor,
+    range_anchor,
+    stored_entry,
+)
+from ..snapshots import editor_position, offset_of
 from .lab import Lab, js_value, to_js_object
 
 CYCLE_CELL = "jupyterlite-webmcp:cycle-cell-access"
@@ -403,11 +411,7 @@ class Controls:
         live = live_cell(notebook, notebook.cells(), thread["anchor"]["cellId"]) if thread else None
         if live is None:
             return
-        status = anchor_status(thread["anchor"], live)
-        selection = None
-        if "range" in status:
-            selection = tuple(editor_coordinates(live.source, status["range"][end]) for end in ("start", "end"))
-        await notebook.focus_cell(live.index, selection)
+        await notebook.focus_cell(live.index, editor_selection(anchor_status(thread["anchor"], live), live.source))
         if thread["anchor"]["kind"] == "output":
             notebook.highlight_output(live.index, thread["anchor"]["outputIndex"])
 

@@ -16,6 +16,7 @@ from ..review import (
     AGENT_AUTHOR,
     anchor_status,
     counts,
+    editor_selection,
     new_id,
     normalize_threads,
     output_anchor,
@@ -26,7 +27,7 @@ from ..review import (
     thread_summary,
 )
 from ..schema import Arguments, SelectionArgument, require_max_bytes
-from ..snapshots import cell_snapshot, editor_coordinates
+from ..snapshots import cell_snapshot
 
 LIST_BUDGET_BYTES = limits.MAX_TOTAL_RESULT_BYTES - 4 * limits.KIB
 
@@ -94,6 +95,13 @@ def find_thread(notebook, records, thread_id: str, intent: str = "read") -> dict
         if record is not None:
             guard_cell(record.access, "write", record.id, notebook.path)
     return thread
+
+
+def _thread_and_cell(notebook, thread_id: str):
+    """A thread the agent may read, and its anchored cell as it is now (None when gone)."""
+    records = notebook.cells()
+    thread = find_thread(notebook, records, thread_id)
+    return thread, live_cell(notebook, records, thread["anchor"]["cellId"])
 
 
 def save_thread(notebook, thread: dict[str, Any]) -> None:
@@ -191,9 +199,7 @@ class GetCommentResult(ThreadResult):
 async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResult:
     """Read one review thread: its first and most recent messages, where its anchor points now, and that code or output as it is now."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
-    records = notebook.cells()
-    thread = find_thread(notebook, records, args.threadId)
-    live = live_cell(notebook, records, thread["anchor"]["cellId"])
+    thread, live = _thread_and_cell(notebook, args.threadId)
     context: CommentContext = {}
     if live is not None:
         context["cell"] = cell_snapshot(
@@ -335,16 +341,11 @@ class FocusCommentResult(TypedDict):
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
     """Show the human what a review thread is about: scroll to its cell and select its text. Only the view changes."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
-    records = notebook.cells()
-    thread = find_thread(notebook, records, args.threadId)
-    live = live_cell(notebook, records, thread["anchor"]["cellId"])
+    thread, live = _thread_and_cell(notebook, args.threadId)
     status = anchor_status(thread["anchor"], live)
     if live is None:
         raise ToolError(
             ErrorCode.COMMENT_ANCHOR_STALE, "The thread's cell no longer exists.", threadId=args.threadId
         )
-    selection = None
-    if "range" in status:
-        selection = tuple(editor_coordinates(live.source, status["range"][end]) for end in ("start", "end"))
-    await notebook.focus_cell(live.index, selection)
+    await notebook.focus_cell(live.index, editor_selection(status, live.source))
     return {"notebookPath": notebook.path, "threadId": args.threadId, "anchorStatus": status, "notebook": info_of(notebook)}
