@@ -25,6 +25,14 @@ function assetsUrl() {
   return new URL('bridge/', __webpack_public_path__).href;
 }
 
+// Bulk readers: one call instead of several FFI crossings per cell (hot on large notebooks).
+const readers = {
+  cells: (sharedModel, key) =>
+    sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), cell.getMetadata(key)?.access ?? null]),
+  selectedIndexes: notebook =>
+    notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
+};
+
 function createStatusItem(statusBar) {
   const item = new Widget();
   item.addClass('jp-webmcp-status');
@@ -47,7 +55,7 @@ async function boot(handoff) {
   await pyodide.loadPackage(manifest.wheels.map(name => assetsUrl() + name));
   const bridge = pyodide.pyimport(manifest.module);
   // Python cannot import JupyterLab's classes; hand over the few it calls.
-  await bridge.start({ ...handoff, classes: { CodeCell, Widget } });
+  await bridge.start({ ...handoff, classes: { CodeCell, Widget }, readers });
 }
 
 const plugin = {

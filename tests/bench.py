@@ -134,6 +134,33 @@ def measure_calls(page, count: int) -> dict:
     return calls
 
 
+SAVE_NOTEBOOK = """([path, content]) => window.jupyterapp.serviceManager.contents.save(
+    path, {type: 'notebook', format: 'json', content})"""
+
+
+def measure_scale(page, sizes=(1000, 5000), count: int = 20) -> dict:
+    """get_context and a 20-cell get_cells on large notebooks: neither should grow with the notebook."""
+    figures = {}
+    for size in sizes:
+        cells = [
+            {"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": f"x = {i}", "outputs": [], "execution_count": None}
+            for i in range(size)
+        ]
+        content = {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+                   "metadata": {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}}}
+        path = f"bench-{size}.ipynb"
+        page.evaluate(SAVE_NOTEBOOK, [path, content])
+        page.evaluate(CALL_LOOP, ["jupyter_open_notebook", {"path": path}, 1])
+        middle = {"startIndex": size // 2, "endIndex": size // 2 + 20}
+        figures[f"jupyter_get_context ({size} cells)"] = percentiles(
+            page.evaluate(CALL_LOOP, ["jupyter_get_context", {}, count])
+        )
+        figures[f"jupyter_get_cells 20 ({size} cells)"] = percentiles(
+            page.evaluate(CALL_LOOP, ["jupyter_get_cells", middle, count])
+        )
+    return figures
+
+
 def summarize(runs: list[dict]) -> dict:
     return {
         key: {"min": min(run[key] for run in runs), "median": statistics.median(run[key] for run in runs)}
@@ -159,6 +186,7 @@ def run_benchmark(
                 loads[(mode, "warm")].append(one_load(browser, page, url, reload=True))
                 if mode == "on" and run == runs - 1:
                     call_figures = measure_calls(page, calls)
+                    call_figures.update(measure_scale(page))
                 context.close()
         browser.close()
     server.shutdown()

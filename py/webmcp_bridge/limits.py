@@ -51,3 +51,6 @@ MAX_EXPORT_CELLS = 500
 
 # Human-edit attribution waits this long after the last change
 HUMAN_EDIT_DEBOUNCE_MS = 1_000
+
+# Longest wait for a notebook's session to initialize (JupyterLab may be asking the human for a kernel)
+SESSION_READY_WAIT_MS = 5_000

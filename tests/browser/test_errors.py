@@ -85,3 +85,15 @@ def test_invalid_arguments_name_the_field(lab, tool, arguments, field):
 def test_oversized_name_reports_its_bytes(lab):
     error = lab.error("jupyter_create_notebook", {"name": "é" * 200})
     assert error["bytes"] == 400
+
+
+def test_a_notebook_without_kernelspec_does_not_hang_the_tools(lab):
+    bare = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "id": "k", "metadata": {}, "source": "1", "outputs": [], "execution_count": None}
+    ]}
+    lab.save_file("bare.ipynb", bare)
+    opened = lab.call("jupyter_open_notebook", {"path": "bare.ipynb"})  # JupyterLab asks the human for a kernel
+    assert opened["notebook"]["path"] == "bare.ipynb"
+    error = lab.error("jupyter_run_cells", {"cellIds": ["k"]})
+    assert error["error"] == "KERNEL_UNAVAILABLE"
+    lab.page.keyboard.press("Escape")

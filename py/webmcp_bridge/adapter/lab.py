@@ -1,5 +1,6 @@
 """Live JupyterLab state as plain Python data: the lab, its notebooks, human-edit attribution."""
 
+import asyncio
 from typing import Any, Callable, Optional
 
 from js import Object, clearTimeout, setTimeout
@@ -23,6 +24,15 @@ _KERNEL_STATUS = {
     "terminating": "dead",
     "unknown": "unknown",
 }
+
+
+async def settled(promise: Any, wait_ms: int) -> bool:
+    """Await a JS promise for at most `wait_ms`; False when it did not settle in time."""
+    try:
+        await asyncio.wait_for(asyncio.ensure_future(promise), wait_ms / 1000)
+        return True
+    except asyncio.TimeoutError:
+        return False
 
 
 def _stored_access(entry: Any) -> Access:
@@ -66,9 +76,10 @@ class NotebookHandle:
         return self._notebook.model.sharedModel.cells
 
     def cells(self) -> list[CellRecord]:
+        rows = self._lab.readers.cells(self._notebook.model.sharedModel, METADATA_KEY).to_py()
         return [
-            CellRecord(str(c.id), str(c.cell_type), str(c.getSource()), _stored_access(c.getMetadata(METADATA_KEY)))
-            for c in self._shared_cells()
+            CellRecord(cell_id, kind, source, access_of({METADATA_KEY: {} if js_value(access) is None else {"access": access}}))
+            for cell_id, kind, source, access in rows
         ]
 
     def access(self) -> Access:
@@ -161,8 +172,7 @@ class NotebookHandle:
         return int(index) if index is not None and index >= 0 else None
 
     def selected_indexes(self) -> list[int]:
-        notebook = self._notebook
-        return [i for i, widget in enumerate(notebook.widgets) if notebook.isSelectedOrActive(widget)]
+        return list(self._lab.readers.selectedIndexes(self._notebook).to_py())
 
     def editor_state(self) -> Optional[EditorState]:
         cell = js_value(self._notebook.activeCell)
@@ -190,8 +200,8 @@ class NotebookHandle:
         return info
 
     async def has_kernel(self) -> bool:
-        """Whether a kernel is attached, once the session has finished initializing."""
-        await self._panel.sessionContext.ready
+        """Whether a kernel is attached, once the session has initialized (or a kernel dialog made it wait too long)."""
+        await settled(self._panel.sessionContext.ready, limits.SESSION_READY_WAIT_MS)
         session = js_value(self._panel.sessionContext.session)
         return session is not None and js_value(session.kernel) is not None
 
@@ -347,6 +357,7 @@ class Lab:
     def __init__(self, host: Any):
         self.app = host.app
         self.classes = host.classes
+        self.readers = host.readers
         self.calls_in_flight = 0
         self.output_selection = None
         self.proposals = ProposalBoard()
@@ -374,7 +385,8 @@ class Lab:
         if panel is None:
             raise RuntimeError(f"JupyterLab could not open {path}")
         await panel.context.ready
-        await panel.sessionContext.ready
+        # A notebook without a kernelspec makes JupyterLab ask the human; never wait on that for long.
+        await settled(panel.sessionContext.ready, limits.SESSION_READY_WAIT_MS)
         return NotebookHandle(self, panel)
 
     def output_selection_record(self) -> Optional[dict[str, Any]]:
