@@ -4,9 +4,9 @@ from typing import Any, Optional, Sequence
 
 from .access import Intent, cell_not_found, guard_cell, guard_notebook, notebook_not_found
 from .errors import ErrorCode, ToolError
-from .models import FocusContext, NotebookInfo
+from .models import FocusContext, NotebookInfo, ReviewCounts
 from .paths import is_notebook_path, normalize_path
-from .review import LiveCell
+from .review import LiveCell, counts, normalize_threads
 from .snapshots import CellRecord, focus_context, notebook_info
 
 
@@ -55,6 +55,16 @@ def live_cell(notebook: Any, records: Sequence[CellRecord], cell_id: str) -> Opt
             outputs = notebook.cell_json(index).get("outputs") or [] if record.type == "code" else []
             return LiveCell(index, record.source, outputs)
     return None
+
+
+def visible_threads(notebook: Any, records: Sequence[CellRecord]) -> list[dict[str, Any]]:
+    """Review threads the agent may know of: those on hidden cells do not exist for it."""
+    hidden = {record.id for record in records if record.hidden}
+    return [t for t in normalize_threads(notebook.review_entry()) if t["anchor"]["cellId"] not in hidden]
+
+
+def review_counts(notebook: Any) -> ReviewCounts:
+    return counts(visible_threads(notebook, notebook.cells()))
 
 
 def info_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:

@@ -48,6 +48,7 @@ def test_agent_comment_on_text_survives_edits_elsewhere_and_orphans_when_deleted
     )
     thread_id = created["thread"]["id"]
     assert created["counts"] == {"openThreads": 1, "totalThreads": 1}
+    assert lab.call("jupyter_get_context")["review"] == {"openThreads": 1, "totalThreads": 1}
     assert created["thread"]["messages"][0]["author"] == {"kind": "agent", "name": "Browser agent"}
 
     def state():

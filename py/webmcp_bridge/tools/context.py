@@ -7,7 +7,7 @@ from typing_extensions import TypedDict
 
 from ..models import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
 from ..snapshots import editor_coordinates
-from ..notebooks import find_cell, focus_of, info_of, resolve_notebook
+from ..notebooks import find_cell, focus_of, info_of, resolve_notebook, review_counts
 from ..registry import CallContext, tool
 from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument
 
@@ -30,8 +30,8 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     """Read what the human is looking at right now: open documents, the current notebook, its kernel, the active and selected cells, the cursor and the selected text.
 
     Call it first; "this" usually means the selection. Reads the live state,
-    unsaved edits included. Fields are null when no notebook is current.
-    `review` stays null until review threads exist.
+    unsaved edits included. Fields are null when no notebook is current;
+    `review` counts the notebook's review threads.
     """
     lab = ctx.lab
     documents = [path for path, access in lab.open_documents() if access != "none"]
@@ -44,7 +44,7 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
         "notebook": info_of(notebook),
         "kernel": notebook.kernel(),
         "focus": focus_of(notebook),
-        "review": None,
+        "review": review_counts(notebook),
     }
 
 
@@ -58,7 +58,7 @@ class OpenNotebookResult(TypedDict):
     notebook: NotebookInfo
     kernel: KernelInfo
     focus: FocusContext
-    review: Optional[ReviewCounts]
+    review: ReviewCounts
 
 
 @tool("jupyter_open_notebook", "Open a notebook", read_only=False)
@@ -71,7 +71,12 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
     notebook = await resolve_notebook(ctx.lab, args.path, activate=args.activate)
     if args.cellId is not None:
         await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
-    return {"notebook": info_of(notebook), "kernel": notebook.kernel(), "focus": focus_of(notebook), "review": None}
+    return {
+        "notebook": info_of(notebook),
+        "kernel": notebook.kernel(),
+        "focus": focus_of(notebook),
+        "review": review_counts(notebook),
+    }
 
 
 class FocusCellArguments(Arguments):

@@ -9,7 +9,7 @@ from .. import limits
 from ..access import guard_cell
 from ..errors import ErrorCode, ToolError
 from ..models import CellSnapshot, NotebookInfo
-from ..notebooks import find_cell, info_of, live_cell, resolve_notebook
+from ..notebooks import find_cell, info_of, live_cell, resolve_notebook, visible_threads
 from ..provenance import iso_now
 from ..registry import CallContext, tool
 from ..review import (
@@ -74,12 +74,6 @@ class ThreadResult(TypedDict):
     notebookPath: str
     thread: Thread
     omittedMessages: int
-
-
-def visible_threads(notebook, records) -> list[dict[str, Any]]:
-    """Threads the agent may know of: those on hidden cells do not exist for it."""
-    hidden = {record.id for record in records if record.hidden}
-    return [t for t in normalize_threads(notebook.review_entry()) if t["anchor"]["cellId"] not in hidden]
 
 
 def comment_not_found(thread_id: str, path: str) -> ToolError:
