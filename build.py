@@ -219,9 +219,9 @@ def precompile(kind: str, sources: list[Path]) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
         jobs = [[kind, f"/host/{source.relative_to(ROOT)}", f"/host/{output.relative_to(ROOT)}"]
                 for source, output in zip(sources, outputs)]
-        log(f"compiling {len(sources)} {kind} file(s) to bytecode with Pyodide")
-        run("node", "--input-type=module", "-e", PRECOMPILE_NODE, (NPM_PYODIDE / "pyodide.mjs").as_uri(),
-            ROOT, json.dumps(jobs), PRECOMPILE_PY)
+        log(f"compiling {len(sources)} {kind} file(s) to bytecode with Pyodide (node)")
+        subprocess.run(["node", "--input-type=module", "-e", PRECOMPILE_NODE, (NPM_PYODIDE / "pyodide.mjs").as_uri(),
+                        str(ROOT), json.dumps(jobs), PRECOMPILE_PY], check=True)
     return outputs
 
 

@@ -63,15 +63,18 @@ def visible_threads(notebook: Any, records: Sequence[CellRecord]) -> list[dict[s
     return [t for t in normalize_threads(notebook.review_entry()) if t["anchor"]["cellId"] not in hidden]
 
 
-def review_counts(notebook: Any) -> ReviewCounts:
-    return counts(visible_threads(notebook, notebook.cells()))
+def review_counts(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
+    return counts(visible_threads(notebook, notebook.cells() if records is None else records))
 
 
 def info_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:
     return notebook_info(notebook.path, notebook.dirty, notebook.cells() if records is None else records)
 
 
-def focus_of(notebook: Any) -> FocusContext:
+def focus_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> FocusContext:
     return focus_context(
-        notebook.cells(), notebook.active_index(), notebook.selected_indexes(), notebook.editor_state()
+        notebook.cells() if records is None else records,
+        notebook.active_index(),
+        notebook.selected_indexes(),
+        notebook.editor_state(),
     )

@@ -39,12 +39,13 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     notebook = lab.current_notebook()
     if notebook is None or notebook.access() == "none":
         return {"workspace": workspace, "notebook": None, "kernel": None, "focus": None, "review": None}
+    records = notebook.cells()
     return {
         "workspace": workspace,
-        "notebook": info_of(notebook),
+        "notebook": info_of(notebook, records),
         "kernel": notebook.kernel(),
-        "focus": focus_of(notebook),
-        "review": review_counts(notebook),
+        "focus": focus_of(notebook, records),
+        "review": review_counts(notebook, records),
     }
 
 
@@ -71,11 +72,12 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
     notebook = await resolve_notebook(ctx.lab, args.path, activate=args.activate)
     if args.cellId is not None:
         await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
+    records = notebook.cells()
     return {
-        "notebook": info_of(notebook),
+        "notebook": info_of(notebook, records),
         "kernel": notebook.kernel(),
-        "focus": focus_of(notebook),
-        "review": review_counts(notebook),
+        "focus": focus_of(notebook, records),
+        "review": review_counts(notebook, records),
     }
 
 
