@@ -27,8 +27,11 @@ function assetsUrl() {
 
 // Bulk readers: one call instead of several FFI crossings per cell (hot on large notebooks).
 const readers = {
+  // JSON crosses into Python faster than a deep proxy conversion.
   cells: (sharedModel, key) =>
-    sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), cell.getMetadata(key)?.access ?? null]),
+    JSON.stringify(
+      sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), cell.getMetadata(key)?.access ?? null])
+    ),
   selectedIndexes: notebook =>
     notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
 };

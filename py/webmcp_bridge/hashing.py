@@ -2,10 +2,12 @@
 
 import hashlib
 from collections.abc import Iterable
+from functools import lru_cache
 
 HASH_HEX_CHARS = 16
 
 
+@lru_cache(maxsize=20_000)  # a pure function of the text: large notebooks re-hash nothing unchanged
 def source_hash(source: str) -> str:
     """The sourceHash a writer must echo back; depends only on the text."""
     return hashlib.sha256(source.encode("utf-8")).hexdigest()[:HASH_HEX_CHARS]

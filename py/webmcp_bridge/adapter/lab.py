@@ -1,6 +1,7 @@
 """Live JupyterLab state as plain Python data: the lab, its notebooks, human-edit attribution."""
 
 import asyncio
+import json
 from typing import Any, Callable, Optional
 
 from js import Object, clearTimeout, setTimeout
@@ -76,9 +77,9 @@ class NotebookHandle:
         return self._notebook.model.sharedModel.cells
 
     def cells(self) -> list[CellRecord]:
-        rows = self._lab.readers.cells(self._notebook.model.sharedModel, METADATA_KEY).to_py()
+        rows = json.loads(self._lab.readers.cells(self._notebook.model.sharedModel, METADATA_KEY))
         return [
-            CellRecord(cell_id, kind, source, access_of({METADATA_KEY: {} if js_value(access) is None else {"access": access}}))
+            CellRecord(cell_id, kind, source, access_of({METADATA_KEY: {} if access is None else {"access": access}}))
             for cell_id, kind, source, access in rows
         ]
 
