@@ -377,9 +377,10 @@ def main() -> None:
     bench_parser = commands.add_parser("bench", help="build, then measure boot in headless Chromium")
     bench_parser.add_argument("--runs", type=int, default=3, help="page loads, cold and warm")
     bench_parser.add_argument("--calls", type=int, default=50, help="calls per measured tool")
-    test_parser = commands.add_parser("test", help="install what is missing, build, run all tests")
-    test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra pytest arguments")
-    args = parser.parse_args()
+    commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")
+    args, extra = parser.parse_known_args()
+    if extra and args.command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
     enter_venv(sys.argv[1:])
     if args.command == "serve":
@@ -395,7 +396,7 @@ def main() -> None:
     elif args.command == "bench":
         bench(args.runs, args.calls)
     elif args.command == "test":
-        test(args.pytest_args)
+        test(extra)
 
 
 if __name__ == "__main__":
