@@ -134,3 +134,13 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
     finally:
         for action in ("insert", "delete", "run"):
             lab.page.locator(f".jp-webmcp-review-{action}").uncheck()
+
+
+def test_renaming_the_notebook_auto_denies(lab):
+    propose(lab, "c5", "x5 = 55")
+    lab.page.evaluate(
+        "() => window.jupyterapp.serviceManager.contents.rename('propose.ipynb', 'proposed-renamed.ipynb')"
+    )
+    result = lab.finish_call()
+    assert result["status"] == "denied" and "renamed" in result["reason"]
+    assert lab.page.locator(".jp-webmcp-proposal").count() == 0
