@@ -138,6 +138,54 @@ SAVE_NOTEBOOK = """([path, content]) => window.jupyterapp.serviceManager.content
     path, {type: 'notebook', format: 'json', content})"""
 
 
+JS_READ_LOOP = """async ([path, start, end, withOutputs, count]) => {
+    const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
+    const times = [];
+    for (let i = 0; i < count; i++) {
+        const started = performance.now();
+        const cells = panel.content.model.sharedModel.cells.slice(start, end).map((cell, index) => {
+            const json = cell.toJSON();
+            const item = {id: cell.id, index: start + index, type: cell.cell_type, source: cell.getSource()};
+            if (withOutputs && json.outputs) item.outputs = json.outputs;
+            return item;
+        });
+        JSON.stringify({cells});
+        times.push(performance.now() - started);
+    }
+    return times;
+}"""
+
+
+def open_and_settle(page, path: str) -> None:
+    """Open a notebook and wait until its kernel is idle, so kernel start-up does not skew the timings."""
+    page.evaluate(CALL_LOOP, ["jupyter_open_notebook", {"path": path}, 1])
+    page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=100)
+
+
+def measure_reads(page, count: int) -> dict:
+    """jupyter_get_cells on 200 cells beside a hand-written JS read of the same cells in the same page."""
+    cells = [
+        {"cell_type": "code", "id": f"r{i}", "metadata": {}, "source": f"print({i})\n" * 3, "execution_count": i,
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": f"{i}\n" * 3}]}
+        for i in range(200)
+    ]
+    content = {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+               "metadata": {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}}}
+    page.evaluate(SAVE_NOTEBOOK, ["bench-200.ipynb", content])
+    open_and_settle(page, "bench-200.ipynb")
+    figures = {}
+    for with_outputs in (False, True):
+        label = "with outputs" if with_outputs else "without outputs"
+        tool = percentiles(page.evaluate(
+            CALL_LOOP, ["jupyter_get_cells", {"startIndex": 0, "endIndex": 100, "includeOutputs": with_outputs}, count]
+        ))
+        js = percentiles(page.evaluate(JS_READ_LOOP, ["bench-200.ipynb", 0, 100, with_outputs, count]))
+        figures[f"jupyter_get_cells 100 of 200 ({label})"] = tool
+        figures[f"JS equivalent ({label})"] = js
+        figures[f"ratio to JS ({label})"] = {"p50": tool["p50"] / js["p50"], "p95": tool["p95"] / js["p95"], "n": count}
+    return figures
+
+
 def measure_scale(page, sizes=(1000, 5000), count: int = 20) -> dict:
     """get_context and a 20-cell get_cells on large notebooks: neither should grow with the notebook."""
     figures = {}
@@ -150,7 +198,7 @@ def measure_scale(page, sizes=(1000, 5000), count: int = 20) -> dict:
                    "metadata": {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}}}
         path = f"bench-{size}.ipynb"
         page.evaluate(SAVE_NOTEBOOK, [path, content])
-        page.evaluate(CALL_LOOP, ["jupyter_open_notebook", {"path": path}, 1])
+        open_and_settle(page, path)
         middle = {"startIndex": size // 2, "endIndex": size // 2 + 20}
         figures[f"jupyter_get_context ({size} cells)"] = percentiles(
             page.evaluate(CALL_LOOP, ["jupyter_get_context", {}, count])
@@ -186,6 +234,7 @@ def run_benchmark(
                 loads[(mode, "warm")].append(one_load(browser, page, url, reload=True))
                 if mode == "on" and run == runs - 1:
                     call_figures = measure_calls(page, calls)
+                    call_figures.update(measure_reads(page, calls))
                     call_figures.update(measure_scale(page))
                 context.close()
         browser.close()
