@@ -97,3 +97,11 @@ def test_a_notebook_without_kernelspec_does_not_hang_the_tools(lab):
     error = lab.error("jupyter_run_cells", {"cellIds": ["k"]})
     assert error["error"] == "KERNEL_UNAVAILABLE"
     lab.page.keyboard.press("Escape")
+
+
+def test_explicit_nulls_mean_the_defaults(lab):
+    lab.call("jupyter_open_notebook", {"path": "demo.ipynb", "cellId": None})
+    read = lab.call("jupyter_get_cells", {"notebookPath": None, "cellIds": None, "endIndex": None})
+    assert read["notebook"]["path"] == "demo.ipynb" and len(read["cells"]) == 6
+    listing = lab.call("jupyter_list_workspace", {"path": None})
+    assert listing["path"] == ""

@@ -37,6 +37,7 @@ class SignalAbort:
 
 
 def _arguments(raw: Any) -> Any:
+    """The call's input as Python; anything that is not JSON data fails validation as a non-object."""
     try:
         return to_python(raw)
     except Exception:

@@ -52,6 +52,13 @@ class Controls:
         self._proxies: list[Any] = []
         self._panel = None
         self._row_nodes: dict[str, tuple[Any, Any]] = {}
+        self._card_proxies: list[Any] = []
+
+    def _card_proxy(self, function) -> Any:
+        """A listener for a thread card; released when the cards are drawn again."""
+        proxy = create_proxy(function)
+        self._card_proxies.append(proxy)
+        return proxy
 
     def _proxy(self, function) -> Any:
         proxy = create_proxy(function)
@@ -289,6 +296,7 @@ class Controls:
         active = notebook.active_index()
         active_id = records[active].id if active is not None and active < len(records) else None
         threads = sorted(normalize_threads(notebook.review_entry()), key=lambda t: t["createdAt"], reverse=True)
+        stale, self._card_proxies = self._card_proxies, []
         cards = []
         for thread in threads:
             if wanted in ("open", "resolved") and thread["status"] != wanted:
@@ -297,6 +305,8 @@ class Controls:
                 continue
             cards.append(self._card(notebook, thread))
         self._threads.replaceChildren(*cards)
+        for proxy in stale:  # the old cards are gone, and so are their listeners
+            proxy.destroy()
 
     def _card(self, notebook: Any, thread: dict) -> Any:
         status = anchor_status(thread["anchor"], live_cell(notebook, notebook.cells(), thread["anchor"]["cellId"]))
@@ -326,7 +336,7 @@ class Controls:
             buttons.append(("Re-anchor to selection", "jp-webmcp-reanchor", lambda: self._reanchor(thread["id"])))
         for label, css, action in buttons:
             button = _element("button", label, **{"class": f"{css} jp-mod-styled"})
-            button.addEventListener("click", self._proxy(lambda *_, action=action: action()))
+            button.addEventListener("click", self._card_proxy(lambda *_, action=action: action()))
             actions.appendChild(button)
         card.appendChild(reply)
         card.appendChild(actions)
@@ -430,7 +440,11 @@ class Controls:
 
     def _comment_on_output(self) -> None:
         notebook = self._lab.current_notebook()
-        hit = self._output_at(self._app.contextMenuHitTest(self._proxy(lambda node: bool(node.classList.contains("jp-OutputArea-child")))))
+        test = create_proxy(lambda node: bool(node.classList.contains("jp-OutputArea-child")))
+        try:
+            hit = self._output_at(self._app.contextMenuHitTest(test))
+        finally:
+            test.destroy()
         if notebook is None or hit is None:
             return
         cell_index, output_index = hit

@@ -4,14 +4,15 @@ import asyncio
 import json
 from typing import Any, Callable, Optional
 
-from js import Object, clearTimeout, setTimeout
-from pyodide.ffi import JsProxy, create_proxy, jsnull, to_js
+from js import JSON, Object, clearTimeout, setTimeout
+from pyodide.ffi import JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
 from .. import limits
 from ..access import METADATA_KEY, Access, access_of, with_access
 from ..models import KernelInfo
-from ..review import REVIEW_KEY, normalize_threads
+from ..hashing import source_hash
 from ..provenance import Action, Actor, add_history, history_of, human_changes, iso_now
+from ..review import REVIEW_KEY, normalize_threads
 from ..snapshots import CellRecord, EditorState
 from .proposals import ProposalBoard
 
@@ -50,8 +51,9 @@ def to_js_object(value: Any) -> Any:
 
 
 def to_python(value: Any) -> Any:
+    """JSON-like JS data as plain Python; through JSON so every null becomes None (to_py keeps jsnull)."""
     value = js_value(value)
-    return value.to_py() if isinstance(value, JsProxy) else value
+    return json.loads(JSON.stringify(value)) if isinstance(value, JsProxy) else value
 
 
 class NotebookHandle:
@@ -98,7 +100,7 @@ class NotebookHandle:
         entry = dict(entry) if isinstance(entry, dict) else {}
         entry["history"] = add_history(history_of({METADATA_KEY: entry}), actor, action, iso_now(), tool)
         cell.setMetadata(METADATA_KEY, to_js_object(entry))
-        self._lab.human_edits.settle(self._panel, cell_id, CellRecord(cell_id, "", str(cell.getSource())).source_hash)
+        self._lab.human_edits.settle(self._panel, cell_id, source_hash(str(cell.getSource())))
 
     def set_cell_access(self, index: int, access: Access) -> None:
         cell = self._shared_cells()[index]
@@ -148,7 +150,7 @@ class NotebookHandle:
             node = children[output_index]
             node.classList.add("jp-webmcp-highlight")
             node.scrollIntoView(to_js_object({"block": "center"}))
-            setTimeout(create_proxy(lambda: node.classList.remove("jp-webmcp-highlight")), 2000)
+            setTimeout(create_once_callable(lambda: node.classList.remove("jp-webmcp-highlight")), 2000)
 
     def review_entry(self) -> Any:
         return to_python(self._notebook.model.getMetadata(REVIEW_KEY))
@@ -166,7 +168,7 @@ class NotebookHandle:
             widget.toggleClass("jp-webmcp-has-thread", record.id in discussed)
 
     def cell_json(self, index: int) -> dict[str, Any]:
-        return self._shared_cells()[index].toJSON().to_py()
+        return to_python(self._shared_cells()[index].toJSON())
 
     def active_index(self) -> Optional[int]:
         index = js_value(self._notebook.activeCellIndex)
@@ -305,46 +307,52 @@ class HumanEditRecorder:
         self._lab = lab
         self._baselines: dict[str, dict[str, str]] = {}
         self._timers: dict[str, Any] = {}
+        self._flushers: dict[str, Any] = {}
         self._proxies: list[Any] = []
 
-    def _proxy(self, function: Callable) -> Any:
-        proxy = create_proxy(function)
-        self._proxies.append(proxy)
-        return proxy
-
     def watch_all(self, tracker: Any) -> None:
-        tracker.forEach(self._proxy(lambda panel, *_: self.watch(panel)))
-        tracker.widgetAdded.connect(self._proxy(lambda _sender, panel: self.watch(panel)))
+        for slot in (lambda panel, *_: self.watch(panel), lambda _sender, panel: self.watch(panel)):
+            self._proxies.append(create_proxy(slot))
+        tracker.forEach(self._proxies[0])
+        tracker.widgetAdded.connect(self._proxies[1])
 
     def watch(self, panel: Any) -> None:
+        key = str(panel.id)
+
         def start(*_: Any) -> None:
             handle = NotebookHandle(self._lab, panel)
-            self._baselines[str(panel.id)] = {c.id: c.source_hash for c in handle.cells()}
+            self._baselines[key] = {c.id: c.source_hash for c in handle.cells()}
             handle.refresh_markers()
-            panel.content.model.contentChanged.connect(self._proxy(lambda *_: self._schedule(panel)))
+            # One proxy per notebook for the debounced flush and one for the change slot, made once.
+            self._flushers[key] = create_proxy(lambda: self._flush(panel))
+            changed = create_proxy(lambda *_: self._schedule(key))
+            self._proxies.append(changed)
+            panel.content.model.contentChanged.connect(changed)
 
-        panel.context.ready.then(self._proxy(start))
+        panel.context.ready.then(create_once_callable(start))
 
-    def _schedule(self, panel: Any) -> None:
-        key = str(panel.id)
+    def _schedule(self, key: str) -> None:
         if key in self._timers:
             clearTimeout(self._timers[key])
-        self._timers[key] = setTimeout(self._proxy(lambda: self._flush(panel)), limits.HUMAN_EDIT_DEBOUNCE_MS)
+        self._timers[key] = setTimeout(self._flushers[key], limits.HUMAN_EDIT_DEBOUNCE_MS)
 
     def _flush(self, panel: Any) -> None:
         key = str(panel.id)
         self._timers.pop(key, None)
-        if panel.isDisposed or key not in self._baselines:
+        if panel.isDisposed:
+            self._baselines.pop(key, None)
             return
         if self._lab.calls_in_flight:
-            self._schedule(panel)
+            self._schedule(key)
             return
         handle = NotebookHandle(self._lab, panel)
         cells = handle.cells()
-        for cell_id, action in human_changes(self._baselines[key], ((c.id, c.source_hash) for c in cells)):
+        changes = human_changes(self._baselines[key], ((c.id, c.source_hash) for c in cells))
+        for cell_id, action in changes:
             handle.record_history(cell_id, "human", action)
         self._baselines[key] = {c.id: c.source_hash for c in cells}
-        handle.refresh_markers()
+        if any(action == "inserted" for _, action in changes):
+            handle.refresh_markers()  # a pasted cell may carry access metadata
 
     def settle(self, panel: Any, cell_id: str, digest: str) -> None:
         baseline = self._baselines.get(str(panel.id))
