@@ -14,6 +14,7 @@ and constraints.txt on first use. Only the standard library is needed to start.
 
 import argparse
 import functools
+import gzip
 import hashlib
 import http.server
 import json
@@ -31,6 +32,7 @@ BUILD = ROOT / "build"
 LABEXTENSION = BUILD / "labextension"
 BRIDGE_ASSETS = LABEXTENSION / "static" / "bridge"
 SITE = BUILD / "site"
+SITE_BRIDGE_ASSETS = SITE / "extensions" / "jupyterlite-webmcp" / "static" / "bridge"
 CACHE = ROOT / ".cache"
 LITE = ROOT / "lite"
 SITE_PYODIDE = LITE / "static" / "pyodide"
@@ -38,6 +40,9 @@ NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
 BRIDGE_SOURCE = ROOT / "py"
 BRIDGE_MODULE = "webmcp_bridge"
 TOOL_DOCS = ROOT / "docs" / "tools.md"
+BOOT_MODULE = ROOT / "lib" / "boot.mjs"
+SNAPSHOT_FILE = "snapshot.gz"
+FILES_PACK = "site-packages.pack.gz"
 
 STDLIB_ZIP = "python_stdlib.zip"
 PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ZIP)
@@ -242,9 +247,46 @@ def build_labextension() -> None:
     wheels = precompile("wheel", sources)
     for wheel in wheels:
         shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
-    manifest = {"module": BRIDGE_MODULE, "wheels": sorted(wheel.name for wheel in wheels)}
+    shutil.copy2(BOOT_MODULE, BRIDGE_ASSETS / BOOT_MODULE.name)
+    manifest = {"module": BRIDGE_MODULE, "wheels": sorted(wheel.name for wheel in wheels),
+                "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"),
+                "files": pack_files(wheels, BRIDGE_ASSETS / FILES_PACK)}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     log(f"labextension ready: {len(wheels)} bridge wheels")
+
+
+def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
+    """The wheels' compiled extension modules, which a snapshot restore links before Python starts."""
+    destination.mkdir(parents=True, exist_ok=True)
+    dynlibs = []
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            for name in sorted(archive.namelist()):
+                if name.endswith(".so"):
+                    # .wasm: served as application/wasm, so browsers compile it while streaming
+                    target = destination / (name.rpartition("/")[2] + ".wasm")
+                    target.write_bytes(archive.read(name))
+                    dynlibs.append({"file": f"{destination.name}/{target.name}", "path": name})
+    return dynlibs
+
+
+def pack_files(wheels: list[Path], destination: Path) -> str:
+    """Every installed file except the extension modules, in one gzip that a restore writes back.
+
+    Layout: little-endian u32 length of a JSON list of [path, size], the list, then the contents.
+    """
+    entries, contents = [], []
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            for info in archive.infolist():
+                if not info.is_dir() and not info.filename.endswith(".so"):
+                    data = archive.read(info)
+                    entries.append([info.filename, len(data)])
+                    contents.append(data)
+    index = json.dumps(entries, separators=(",", ":")).encode()
+    with gzip.GzipFile(destination, "wb", compresslevel=9, mtime=0) as out:
+        out.write(len(index).to_bytes(4, "little") + index + b"".join(contents))
+    return destination.name
 
 
 def prepare_site_pyodide() -> None:
@@ -287,12 +329,104 @@ def build_site() -> None:
     shutil.rmtree(SITE, ignore_errors=True)
     (LITE / ".jupyterlite.doit.db").unlink(missing_ok=True)
     run(Path(sys.executable).parent / "jupyter", "lite", "build", cwd=LITE)
+    add_snapshot()
     size = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
     log(f"site built in {SITE.relative_to(ROOT)}: {size / 2**20:.1f} MiB")
 
 
+# Memory snapshot --------------------------------------------------------------------------------
+
+SNAPSHOT_PAGE = """<!doctype html><script type="module">
+const assetsUrl = new URL('/extensions/jupyterlite-webmcp/static/bridge/', location.href).href;
+const pyodideUrl = new URL('/static/pyodide/pyodide.mjs', location.href).href;
+try {
+  const manifest = await (await fetch(assetsUrl + 'manifest.json')).json();
+  const { makeSnapshot } = await import(assetsUrl + 'boot.mjs');
+  const { memory, ...details } = await makeSnapshot({ pyodideUrl, assetsUrl, manifest });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([memory]));
+  link.download = 'snapshot';
+  document.body.append(link);
+  link.click();
+  window.snapshotDetails = { ...details, heapBytes: memory.length };
+} catch (error) {
+  window.snapshotDetails = { error: String(error.stack || error) };
+}
+</script>"""
+
+
+def snapshot_inputs_digest(chromium: str) -> str:
+    """Everything a snapshot depends on: Pyodide, the stdlib zip, the bridge assets, the browser."""
+    sha = hashlib.sha256(SNAPSHOT_PAGE.encode())
+    sha.update(subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout.encode())
+    pyodide = SITE / "static" / "pyodide"
+    for path in [*(pyodide / name for name in PYODIDE_CORE_FILES), *sorted(SITE_BRIDGE_ASSETS.rglob("*"))]:
+        if path.name == "manifest.json":
+            manifest = {key: value for key, value in json.loads(path.read_text()).items() if key != "snapshot"}
+            sha.update(json.dumps(manifest, sort_keys=True).encode())
+        elif path.is_file() and path.name != SNAPSHOT_FILE:
+            sha.update(f"{path.name}:{digest(path)}".encode())
+    return sha.hexdigest()[:20]
+
+
+def make_snapshot(chromium: str, destination: Path) -> dict:
+    """Start the bridge in headless Chromium, serving the built site, and save its memory snapshot."""
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    server = site_server(0, SITE)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page_url = f"http://127.0.0.1:{server.server_address[1]}/__make_snapshot__.html"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+            page = browser.new_page(accept_downloads=True)
+            page.route(page_url, lambda route: route.fulfill(body=SNAPSHOT_PAGE, content_type="text/html"))
+            with page.expect_download(timeout=180_000) as download:
+                page.goto(page_url)
+                page.wait_for_function("() => window.snapshotDetails", timeout=180_000)
+                details = page.evaluate("() => window.snapshotDetails")
+                if "error" in details:
+                    raise RuntimeError(details["error"])
+            raw = Path(download.value.path()).read_bytes()
+            browser.close()
+    finally:
+        server.shutdown()
+    with gzip.open(destination, "wb", compresslevel=6) as out:
+        out.write(raw)
+    return details
+
+
+def add_snapshot() -> None:
+    """Ship a memory snapshot of the started bridge in the built site (cached by its inputs).
+
+    Without a browser to make it the site still works: the host starts Pyodide the plain way.
+    """
+    chromium = shutil.which("chromium")
+    if not chromium:
+        log("no chromium: the site ships without a memory snapshot (plain start)")
+        return
+    inputs = snapshot_inputs_digest(chromium)
+    folder = CACHE / "snapshot" / inputs
+    if not (folder / "details.json").exists():
+        log("making the memory snapshot in headless Chromium")
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        details = make_snapshot(chromium, folder / SNAPSHOT_FILE)
+        (folder / "details.json").write_text(json.dumps(details))
+    details = json.loads((folder / "details.json").read_text())
+    shutil.copy2(folder / SNAPSHOT_FILE, SITE_BRIDGE_ASSETS / SNAPSHOT_FILE)
+    manifest_path = SITE_BRIDGE_ASSETS / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["snapshot"] = {"file": SNAPSHOT_FILE, "inputs": inputs, **details}
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    size = (folder / SNAPSHOT_FILE).stat().st_size
+    log(f"memory snapshot: {details['heapBytes'] / 2**20:.1f} MiB heap, {size / 2**20:.1f} MiB gzipped")
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs and no caching."""
+    """Static files with the MIME types Pyodide needs, revalidated on every load (as after a deploy)."""
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -304,7 +438,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
 
     def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:

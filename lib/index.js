@@ -51,14 +51,19 @@ function createStatusItem(statusBar) {
   return setStatus;
 }
 
-async function boot(handoff) {
-  const manifest = await (await fetch(assetsUrl() + 'manifest.json')).json();
-  const { loadPyodide } = await import(/* webpackIgnore: true */ pyodideUrl());
-  const pyodide = await loadPyodide({ indexURL: new URL('./', pyodideUrl()).href });
-  await pyodide.loadPackage(manifest.wheels.map(name => assetsUrl() + name));
-  const bridge = pyodide.pyimport(manifest.module);
+// The interpreter starts at once, beside the lab's own restore; tools wait for app.restored.
+async function boot(handoff, allowSnapshot) {
+  const assets = assetsUrl();
+  const [manifest, { startInterpreter }] = await Promise.all([
+    fetch(assets + 'manifest.json').then(response => response.json()),
+    import(/* webpackIgnore: true */ assets + 'boot.mjs')
+  ]);
+  const site = { pyodideUrl: pyodideUrl(), assetsUrl: assets, manifest };
+  const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
+  performance.mark('webmcp:stage:imported');
+  await handoff.app.restored;
   // Python cannot import JupyterLab's classes; hand over the few it calls.
-  await bridge.start({ ...handoff, classes: { CodeCell, Widget }, readers });
+  await bridge.start({ ...handoff, boot: { path, fallback }, classes: { CodeCell, Widget }, readers });
 }
 
 const plugin = {
@@ -69,7 +74,8 @@ const plugin = {
   optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette) => {
     const setStatus = createStatusItem(statusBar);
-    if (new URLSearchParams(window.location.search).get('webmcp') === 'off') {
+    const mode = new URLSearchParams(window.location.search).get('webmcp');
+    if (mode === 'off') {
       setStatus('off', 'WebMCP: off (?webmcp=off)');
       return;
     }
@@ -80,8 +86,7 @@ const plugin = {
     }
     setStatus('booting', 'WebMCP: booting…');
     // Never block activation: the lab works whether or not the bridge boots.
-    app.restored
-      .then(() => boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }))
+    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }, mode !== 'plain')
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

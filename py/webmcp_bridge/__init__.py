@@ -4,10 +4,29 @@ Importing the package builds the tool registry and touches no JavaScript;
 only `start` does, so the package imports on CPython and can be snapshotted.
 """
 
+import sys
+
 from . import tools  # noqa: F401  (registers the tools)
 from .registry import REGISTRY
 
 __version__ = "0.1.0"
+
+
+def prepare() -> int:
+    """Build every tool's schemas now (run before the build-time memory snapshot)."""
+    for tool in REGISTRY:
+        tool.input_schema, tool.output_schema
+    return len(REGISTRY)
+
+
+def reseed() -> None:
+    """Fresh randomness after a snapshot restore: a module-level seed was frozen at build time.
+
+    (str hashing keeps its build-time secret: changing it would break every live dict.)
+    """
+    random = sys.modules.get("random")
+    if random is not None:
+        random.seed()
 
 
 async def start(host) -> int:

@@ -36,7 +36,7 @@ def test_titles_and_hints_as_the_browser_holds_them(lab):
 
 def test_status_item_reports_ready_with_the_tool_count(lab):
     text = lab.page.inner_text(".jp-webmcp-status")
-    assert text == f"WebMCP: ready ({len(REGISTRY)} tools)"
+    assert text == f"WebMCP: ready ({len(REGISTRY)} tools; snapshot start)"
 
 
 def assert_lab_works(page):

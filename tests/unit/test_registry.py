@@ -134,3 +134,17 @@ def test_update_needs_source_and_hash():
     assert null_source["structuredContent"]["field"] == "source"
     unknown_action = call("jupyter_kernel_action", {"action": "shutdown"})["structuredContent"]
     assert unknown_action["error"] == "INVALID_ARGUMENT" and unknown_action["field"] == "action"
+
+
+def test_prepare_builds_every_schema_before_a_snapshot():
+    assert webmcp_bridge.prepare() == len(REGISTRY)
+    assert all({"input_schema", "output_schema"} <= vars(tool).keys() for tool in REGISTRY)
+
+
+def test_reseed_replaces_a_frozen_random_state():
+    import random
+
+    random.seed(1234)
+    frozen = random.getstate()
+    webmcp_bridge.reseed()
+    assert random.getstate() != frozen

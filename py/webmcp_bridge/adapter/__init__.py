@@ -3,6 +3,7 @@
 Imported by `webmcp_bridge.start` only, never at package import.
 """
 
+import asyncio
 from typing import Any, Callable
 
 from js import JSON
@@ -51,8 +52,7 @@ async def serve(host: Any, registry: Registry) -> int:
     install_controls(lab, host)
     lab.output_selection = OutputSelectionTracker(lab)
     model_context = host.modelContext
-    registered = 0
-    failures = []
+    registrations = []
     for tool in registry:
 
         async def execute(raw: Any = None, options: Any = None, tool=tool) -> Any:
@@ -80,15 +80,30 @@ async def serve(host: Any, registry: Registry) -> int:
             )
         )
         descriptor.execute = create_proxy(execute)
-        try:
-            pending = model_context.registerTool(descriptor)
-            if hasattr(pending, "then"):
-                await pending
-            registered += 1
-        except Exception as exc:
-            failures.append(f"{tool.name}: {exc}")
+        registrations.append(_register(model_context, tool.name, descriptor))
+    # All at once: each registration is a round trip to the browser.
+    failures = [failure for failure in await asyncio.gather(*registrations) if failure]
+    registered = len(registrations) - len(failures)
     if failures:
         host.setStatus("unavailable", f"WebMCP: {registered} tools; failed: {'; '.join(failures)}")
     else:
-        host.setStatus("ready", f"WebMCP: ready ({registered} tools)")
+        host.setStatus("ready", f"WebMCP: ready ({registered} tools; {_boot_path(host.boot)})")
     return registered
+
+
+async def _register(model_context: Any, name: str, descriptor: Any) -> str:
+    """Register one tool; returns why it failed, or an empty string."""
+    try:
+        pending = model_context.registerTool(descriptor)
+        if hasattr(pending, "then"):
+            await pending
+        return ""
+    except Exception as exc:
+        return f"{name}: {exc}"
+
+
+def _boot_path(boot: Any) -> str:
+    """How the interpreter started, and why a shipped snapshot was not used."""
+    if boot.fallback:
+        return f"{boot.path} start, snapshot not used: {boot.fallback}"
+    return f"{boot.path} start"

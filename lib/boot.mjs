@@ -1,0 +1,169 @@
+// Starts the bridge's main-thread Pyodide, shared by the JupyterLab host and the
+// build-time snapshot maker (so both runs set the interpreter up identically).
+//
+// Snapshot path: restore the interpreter from the memory snapshot made at build
+// time (Python started, bridge imported, tool schemas built), then put the
+// wheels' files back (the filesystem is not part of the snapshot).
+// Plain path: start Pyodide and install the wheels.
+//
+// Both runs load the compiled extension modules (`manifest.dynlibs`) before the
+// interpreter starts, so their code lands at the same function-table indices and
+// memory addresses that the snapshot's pointers refer to.
+
+const fetchBytes = async url => {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+};
+
+async function gunzip(url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// Extension modules are fetched and compiled while everything else loads
+// (streaming compilation lets the browser cache the machine code).
+const compileDynlibs = ({ assetsUrl, manifest }) =>
+  Promise.all(
+    manifest.dynlibs.map(async ({ file, path }) => {
+      const url = assetsUrl + file;
+      const module = await WebAssembly.compileStreaming(fetch(url)).catch(async () =>
+        WebAssembly.compile(await fetchBytes(url))
+      );
+      return { path, module };
+    })
+  );
+
+// A preRun step: link the extension modules, then size the heap for a restore.
+function preloadDynlibs(dynlibs, heapBytes) {
+  return Module => {
+    Module.addRunDependency('webmcp-dynlibs');
+    (async () => {
+      for (const { path, module } of dynlibs) {
+        // Named by its installed path, so Python's dlopen finds it already loaded.
+        const target = `${Module.API.sitePackages}/${path}`;
+        const flags = { loadAsync: true, global: false, nodelete: true, allowUndefined: true };
+        // Before the runtime starts Emscripten cannot read files: hand it the instance.
+        Module.preloadedWasm[target] = await Module.loadWebAssemblyModule(module, flags, target, {});
+        await Module.loadDynamicLibrary(target, flags, {});
+      }
+      if (heapBytes > Module.HEAP8.length && !Module.growMemory(heapBytes)) {
+        throw new Error(`cannot grow wasm memory to ${heapBytes} bytes`);
+      }
+    })()
+      .catch(error => {
+        Module.API.webmcpPreRunError = error;
+      })
+      .finally(() => Module.removeRunDependency('webmcp-dynlibs'));
+  };
+}
+
+async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, options) {
+  const indexURL = new URL('./', pyodideUrl).href;
+  const [{ loadPyodide }, { default: createModule }, dynlibs] = await Promise.all([
+    import(/* webpackIgnore: true */ pyodideUrl),
+    import(/* webpackIgnore: true */ indexURL + 'pyodide.asm.mjs'),
+    compileDynlibs({ assetsUrl, manifest })
+  ]);
+  let preRunError;
+  const createPyodideModule = settings => {
+    settings.preRun.push(preloadDynlibs(dynlibs, options.heapBytes || 0));
+    return createModule(settings).then(Module => {
+      preRunError = Module.API.webmcpPreRunError;
+      return Module;
+    });
+  };
+  const pyodide = await loadPyodide({ indexURL, createPyodideModule, ...options.pyodide });
+  if (preRunError) {
+    throw preRunError;
+  }
+  return pyodide;
+}
+
+// Writes back the installed files of a build-time pack (see build.py pack_files).
+function writeFiles(FS, root, pack) {
+  const indexLength = new DataView(pack.buffer, pack.byteOffset).getUint32(0, true);
+  const entries = JSON.parse(new TextDecoder().decode(pack.subarray(4, 4 + indexLength)));
+  const folders = new Set();
+  let offset = 4 + indexLength;
+  for (const [path, size] of entries) {
+    const target = `${root}/${path}`;
+    const folder = target.slice(0, target.lastIndexOf('/'));
+    if (!folders.has(folder)) {
+      FS.mkdirTree(folder);
+      folders.add(folder);
+    }
+    FS.writeFile(target, pack.subarray(offset, offset + size));
+    offset += size;
+  }
+}
+
+const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => assetsUrl + name);
+
+async function plainBoot(site) {
+  const pyodide = await loadInterpreter(site, {});
+  await pyodide.loadPackage(wheelUrls(site));
+  return pyodide;
+}
+
+async function snapshotBoot(site) {
+  const { snapshot } = site.manifest;
+  if (!!WebAssembly.Suspending !== snapshot.jspi) {
+    throw new Error('snapshot was made for another stack-switching mode');
+  }
+  // The snapshot downloads and inflates while Pyodide's own files load.
+  const memory = gunzip(site.assetsUrl + snapshot.file);
+  const files = gunzip(site.assetsUrl + site.manifest.files);
+  files.catch(() => {}); // awaited below; a failure there falls back like any other
+  const pyodide = await loadInterpreter(site, { heapBytes: snapshot.heapBytes, pyodide: { _loadSnapshot: memory } });
+  performance.mark('webmcp:stage:restored');
+  writeFiles(pyodide.FS, pyodide._api.sitePackages, await files);
+  Object.assign(pyodide.loadedPackages, snapshot.loadedPackages);
+  return pyodide;
+}
+
+/**
+ * Start Pyodide with the bridge imported. Returns {pyodide, bridge, path, fallback}:
+ * path is 'snapshot' or 'plain'; fallback says why a shipped snapshot was not used.
+ */
+export async function startInterpreter(site, { allowSnapshot = true } = {}) {
+  let fallback = null;
+  if (site.manifest.snapshot && allowSnapshot) {
+    try {
+      const pyodide = await snapshotBoot(site);
+      const bridge = pyodide.pyimport(site.manifest.module);
+      bridge.reseed();
+      return { pyodide, bridge, path: 'snapshot', fallback };
+    } catch (error) {
+      console.warn('WebMCP bridge: snapshot restore failed, starting from scratch', error);
+      fallback = String(error.message || error).trim().split('\n').pop();
+    }
+  } else if (site.manifest.snapshot) {
+    fallback = 'the URL asks for ?webmcp=plain';
+  }
+  const pyodide = await plainBoot(site);
+  return { pyodide, bridge: pyodide.pyimport(site.manifest.module), path: 'plain', fallback };
+}
+
+/** Build time only: the memory snapshot of a freshly started bridge, and what a restore needs. */
+export async function makeSnapshot(site) {
+  // Python reads JS globals through this object while the snapshot records their paths.
+  const jsglobals = new Proxy({}, { get: (_, key) => globalThis[key], has: (_, key) => key in globalThis });
+  const pyodide = await loadInterpreter(site, { pyodide: { _makeSnapshot: true, jsglobals } });
+  await pyodide.loadPackage(wheelUrls(site));
+  pyodide.pyimport(site.manifest.module).prepare();
+  // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
+  const loadedPackages = {};
+  for (const [name, source] of Object.entries(pyodide.loadedPackages)) {
+    loadedPackages[name] = source.split('/').pop();
+    delete pyodide.loadedPackages[name];
+  }
+  const memory = pyodide.makeMemorySnapshot();
+  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending };
+}

@@ -1,0 +1,73 @@
+"""Both ways the bridge's interpreter starts: from the build-time memory snapshot, and plain."""
+
+import gzip
+import json
+
+import pytest
+
+from conftest import READY, SETTLED, chromium_path, project_build
+from webmcp_bridge.registry import REGISTRY
+
+MANIFEST = project_build.SITE_BRIDGE_ASSETS / "manifest.json"
+
+
+def open_lab(browser, site_url, query="", route=None):
+    # The service worker would answer requests beyond page.route's reach.
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    if route:
+        page.route(*route)
+    page.goto(f"{site_url}/lab/index.html?path=demo.ipynb{query}")
+    page.wait_for_selector(SETTLED, timeout=120_000)
+    return context, page
+
+
+def assert_tools_work(page):
+    assert len(page.webmcp.tools()) == len(REGISTRY)
+    result = page.webmcp.call_tool("jupyter_get_cells", {"startIndex": 0, "endIndex": 2})
+    assert not result.get("isError"), result
+    assert [cell["id"] for cell in result["structuredContent"]["cells"]] == ["intro", "greeting"]
+
+
+def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
+    snapshot = json.loads(MANIFEST.read_text())["snapshot"]
+    assert snapshot["inputs"] == project_build.snapshot_inputs_digest(chromium_path())
+    assert (project_build.SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
+    assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "webmcp_bridge"}
+
+
+def test_a_normal_load_restores_the_snapshot(browser, site_url):
+    context, page = open_lab(browser, site_url)
+    try:
+        assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(REGISTRY)} tools; snapshot start)"
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+def test_the_plain_start_can_be_chosen_by_url(browser, site_url):
+    context, page = open_lab(browser, site_url, "&webmcp=plain")
+    try:
+        status = page.inner_text(READY)
+        assert status.endswith("; plain start, snapshot not used: the URL asks for ?webmcp=plain)"), status
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        (gzip.compress(b"not a snapshot" * 1000), "Snapshot has invalid magic number"),
+        (b"not gzip at all", "Failed to fetch"),
+    ],
+)
+def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body, reason):
+    route = ("**/static/bridge/snapshot.gz", lambda route: route.fulfill(status=200, body=body))
+    context, page = open_lab(browser, site_url, route=route)
+    try:
+        status = page.inner_text(READY)
+        assert "plain start, snapshot not used: " in status and reason in status, status
+        assert_tools_work(page)
+    finally:
+        context.close()
