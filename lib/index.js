@@ -25,6 +25,9 @@ function assetsUrl() {
   return new URL('bridge/', __webpack_public_path__).href;
 }
 
+const documentVersions = new WeakMap();
+let lastDocumentVersion = 0;
+
 // Bulk readers: one call instead of several FFI crossings per cell (hot on large notebooks).
 const readers = {
   // JSON crosses into Python faster than a deep proxy conversion.
@@ -32,6 +35,15 @@ const readers = {
     JSON.stringify(
       sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), cell.getMetadata(key)?.access ?? null])
     ),
+  // A number that changes with every change to a notebook's document, unique across notebooks:
+  // Python keeps a notebook's cell list while its version stands.
+  version: sharedModel => {
+    if (!documentVersions.has(sharedModel)) {
+      documentVersions.set(sharedModel, ++lastDocumentVersion);
+      sharedModel.ydoc.on('update', () => documentVersions.set(sharedModel, ++lastDocumentVersion));
+    }
+    return documentVersions.get(sharedModel);
+  },
   selectedIndexes: notebook =>
     notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
 };

@@ -54,3 +54,6 @@ HUMAN_EDIT_DEBOUNCE_MS = 1_000
 
 # Longest wait for a notebook's session to initialize (JupyterLab may be asking the human for a kernel)
 SESSION_READY_WAIT_MS = 5_000
+
+# Notebooks whose unchanged cell list is kept between calls
+MAX_CACHED_CELL_LISTS = 16

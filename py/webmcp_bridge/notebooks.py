@@ -7,7 +7,7 @@ from .errors import ErrorCode, ToolError
 from .models import FocusContext, NotebookInfo, ReviewCounts
 from .paths import is_notebook_path, normalize_path
 from .review import LiveCell, counts, normalize_threads
-from .snapshots import CellRecord, focus_context, notebook_info
+from .snapshots import CellRecord, cell_list, focus_context, notebook_info
 
 
 def no_active_notebook() -> ToolError:
@@ -59,7 +59,7 @@ def live_cell(notebook: Any, records: Sequence[CellRecord], cell_id: str) -> Opt
 
 def visible_threads(notebook: Any, records: Sequence[CellRecord]) -> list[dict[str, Any]]:
     """Review threads the agent may know of: those on hidden cells do not exist for it."""
-    hidden = {record.id for record in records if record.hidden}
+    hidden = cell_list(records).hidden_ids
     return [t for t in normalize_threads(notebook.review_entry()) if t["anchor"]["cellId"] not in hidden]
 
 

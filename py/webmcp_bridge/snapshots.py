@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Optional, Sequence
 
 from . import limits
@@ -32,12 +33,31 @@ class CellRecord:
         return source_hash(self.source)
 
 
+class CellList(tuple):
+    """A notebook's cell records at one moment, with what is derived from all of them computed once.
+
+    The adapter keeps one per unchanged notebook, so repeated reads of a large notebook cost nothing.
+    """
+
+    @cached_property
+    def revision(self) -> str:
+        return revision((cell.id, cell.type, cell.source_hash) for cell in self if not cell.hidden)
+
+    @cached_property
+    def hidden_ids(self) -> frozenset[str]:
+        return frozenset(cell.id for cell in self if cell.hidden)
+
+
+def cell_list(cells: Sequence[CellRecord]) -> CellList:
+    return cells if isinstance(cells, CellList) else CellList(cells)
+
+
 def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> NotebookInfo:
     return {
         "path": path,
         "name": base_name(path),
         "dirty": dirty,
-        "revision": revision((cell.id, cell.type, cell.source_hash) for cell in cells if not cell.hidden),
+        "revision": cell_list(cells).revision,
         "cellCount": len(cells),
     }
 

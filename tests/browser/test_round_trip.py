@@ -118,3 +118,25 @@ def test_a_result_over_the_bound_is_trimmed(lab):
     kept = trimmed["cells"]
     assert len(kept) + trimmed["omittedCount"] == 100
     assert [c["id"] for c in kept] == [f"big-{i}" for i in range(len(kept))]
+
+
+def test_repeated_reads_follow_every_change_to_the_document(lab):
+    """Reads reuse an unchanged notebook's cell list; any change to the document must show at once."""
+    lab.save_file("cache.ipynb", notebook_json([code_cell("one", "a = 1"), code_cell("two", "b = 2")]))
+    lab.call("jupyter_open_notebook", {"path": "cache.ipynb"})
+    first = lab.call("jupyter_get_context")["notebook"]
+    assert lab.call("jupyter_get_context")["notebook"] == first  # unchanged: same answer
+
+    lab.set_source("cache.ipynb", 1, "b = 3")
+    edited = lab.call("jupyter_get_cells")
+    assert edited["cells"][1]["source"] == "b = 3"
+    assert edited["notebook"]["revision"] != first["revision"]
+
+    # Metadata only (the human hides a cell): the cell disappears from the very next read.
+    lab.page.evaluate(
+        """() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[0]
+            .setMetadata('jupyterlite_webmcp', {access: 'none'})"""
+    )
+    hidden = lab.call("jupyter_get_cells")
+    assert [cell["id"] for cell in hidden["cells"]] == ["two"]
+    assert lab.error("jupyter_get_cells", {"cellIds": ["one"]})["error"] == "CELL_NOT_FOUND"

@@ -140,3 +140,17 @@ def test_selected_text_is_bounded():
     focus = focus_context([CellRecord("a", "code", source)], 0, [0], EditorState((0, 0), (0, 0), (0, 10_000)))
     assert focus["textSelection"]["truncated"] is True
     assert utf8_len(focus["textSelection"]["text"]) <= limits.MAX_SELECTED_TEXT_BYTES
+
+
+def test_a_cell_list_derives_revision_and_hidden_ids_like_a_plain_list():
+    from webmcp_bridge.hashing import revision
+    from webmcp_bridge.snapshots import CellList
+
+    records = [CellRecord("a", "code", "x = 1"), CellRecord("h", "code", "secret", "none"),
+               CellRecord("b", "markdown", "# t", "read")]
+    cells = CellList(records)
+    expected = revision((r.id, r.type, r.source_hash) for r in records if not r.hidden)
+    assert cells.revision == expected == notebook_info("n.ipynb", False, records)["revision"]
+    assert notebook_info("n.ipynb", False, cells)["revision"] == expected
+    assert cells.hidden_ids == {"h"}
+    assert CellList(records[:1]).revision != expected  # a different list, a different token

@@ -6,8 +6,8 @@ Imported by `webmcp_bridge.start` only, never at package import.
 import asyncio
 from typing import Any, Callable
 
-from js import JSON
-from pyodide.ffi import create_proxy
+from js import JSON, Object, performance
+from pyodide.ffi import create_proxy, to_js
 
 from ..envelope import to_json
 from ..registry import CallContext, NeverAborted, Registry
@@ -59,10 +59,12 @@ async def serve(host: Any, registry: Registry) -> int:
             signal = js_value(getattr(options, "signal", None)) if js_value(options) is not None else None
             context = CallContext(lab, SignalAbort(signal) if signal is not None else NeverAborted())
             lab.calls_in_flight += 1
+            started = performance.now()
             try:
                 envelope = await tool.call(_arguments(raw), context)
             finally:
                 lab.calls_in_flight -= 1
+                _time_call(tool.name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(envelope))
 
@@ -89,6 +91,13 @@ async def serve(host: Any, registry: Registry) -> int:
     else:
         host.setStatus("ready", f"WebMCP: ready ({registered} tools; {_boot_path(host.boot)})")
     return registered
+
+
+def _time_call(name: str, started: float) -> None:
+    """A User Timing measure per call (DevTools' Performance panel, benchmarks), not kept."""
+    measure = f"webmcp:{name}"
+    performance.measure(measure, to_js({"start": started}, dict_converter=Object.fromEntries))
+    performance.clearMeasures(measure)
 
 
 async def _register(model_context: Any, name: str, descriptor: Any) -> str:

@@ -13,7 +13,7 @@ from ..models import KernelInfo
 from ..hashing import source_hash
 from ..provenance import Action, Actor, add_history, history_of, human_changes, iso_now
 from ..review import REVIEW_KEY, normalize_threads
-from ..snapshots import CellRecord, EditorState
+from ..snapshots import CellList, CellRecord, EditorState
 from .proposals import ProposalBoard
 
 _KERNEL_STATUS = {
@@ -78,12 +78,19 @@ class NotebookHandle:
     def _shared_cells(self) -> Any:
         return self._notebook.model.sharedModel.cells
 
-    def cells(self) -> list[CellRecord]:
-        rows = json.loads(self._lab.readers.cells(self._notebook.model.sharedModel, METADATA_KEY))
-        return [
+    def cells(self) -> CellList:
+        """Every cell as it is now: re-read only when the notebook's document changed since the last read."""
+        shared = self._notebook.model.sharedModel
+        version = self._lab.readers.version(shared)
+        cached = self._lab.cell_lists.get(version)
+        return cached if cached is not None else self._lab.cell_lists.put(version, self._read_cells(shared))
+
+    def _read_cells(self, shared: Any) -> CellList:
+        rows = json.loads(self._lab.readers.cells(shared, METADATA_KEY))
+        return CellList(
             CellRecord(cell_id, kind, source, access_of({METADATA_KEY: {} if access is None else {"access": access}}))
             for cell_id, kind, source, access in rows
-        ]
+        )
 
     def access(self) -> Access:
         return _stored_access(self._notebook.model.getMetadata(METADATA_KEY))
@@ -360,6 +367,22 @@ class HumanEditRecorder:
             baseline[cell_id] = digest
 
 
+class CellListCache:
+    """Cell lists by document version (the host's counter, bumped by every change to any notebook)."""
+
+    def __init__(self) -> None:
+        self._lists: dict[int, CellList] = {}
+
+    def get(self, version: int) -> Optional[CellList]:
+        return self._lists.get(version)
+
+    def put(self, version: int, cells: CellList) -> CellList:
+        self._lists[version] = cells
+        while len(self._lists) > limits.MAX_CACHED_CELL_LISTS:
+            del self._lists[next(iter(self._lists))]
+        return cells
+
+
 class Lab:
     """The live JupyterLab application as the tools need it."""
 
@@ -371,6 +394,7 @@ class Lab:
         self.output_selection = None
         self.proposals = ProposalBoard()
         self.human_edits = HumanEditRecorder(self)
+        self.cell_lists = CellListCache()
         self._tracker = host.tracker
         self._documents = host.docManager
         self._file_browser = js_value(host.fileBrowser)
