@@ -6,9 +6,10 @@
 // wheels' files back (the filesystem is not part of the snapshot).
 // Plain path: start Pyodide and install the wheels.
 //
-// Both runs load the compiled extension modules (`manifest.dynlibs`) before the
-// interpreter starts, so their code lands at the same function-table indices and
-// memory addresses that the snapshot's pointers refer to.
+// Making and restoring a snapshot both load the compiled extension modules
+// (`manifest.dynlibs`) before the interpreter starts, so their code lands at the
+// same function-table indices and memory addresses that the snapshot's pointers
+// refer to.
 
 const fetchBytes = async url => {
   const response = await fetch(url);
@@ -64,8 +65,12 @@ function preloadDynlibs(dynlibs, heapBytes) {
   };
 }
 
-async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, options) {
+// Pyodide, with the snapshot options in `options.pyodide` (none: a plain start).
+async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, options = {}) {
   const indexURL = new URL('./', pyodideUrl).href;
+  if (!options.pyodide) {
+    return (await import(/* webpackIgnore: true */ pyodideUrl)).loadPyodide({ indexURL });
+  }
   const [{ loadPyodide }, { default: createModule }, dynlibs] = await Promise.all([
     import(/* webpackIgnore: true */ pyodideUrl),
     import(/* webpackIgnore: true */ indexURL + 'pyodide.asm.mjs'),
@@ -107,7 +112,7 @@ function writeFiles(FS, root, pack) {
 const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => assetsUrl + name);
 
 async function plainBoot(site) {
-  const pyodide = await loadInterpreter(site, {});
+  const pyodide = await loadInterpreter(site);
   await pyodide.loadPackage(wheelUrls(site));
   return pyodide;
 }

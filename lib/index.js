@@ -35,6 +35,10 @@ const readers = {
     JSON.stringify(
       sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), cell.getMetadata(key)?.access ?? null])
     ),
+  cellsJson: (sharedModel, indexes) => {
+    const cells = sharedModel.cells;
+    return JSON.stringify(JSON.parse(indexes).map(index => cells[index].toJSON()));
+  },
   // A number that changes with every change to a notebook's document, unique across notebooks:
   // Python keeps a notebook's cell list while its version stands.
   version: sharedModel => {

@@ -9,6 +9,7 @@ from conftest import READY, SETTLED, chromium_path, project_build
 from webmcp_bridge.registry import REGISTRY
 
 MANIFEST = project_build.SITE_BRIDGE_ASSETS / "manifest.json"
+KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 
 
 def open_lab(browser, site_url, query="", route=None):
@@ -24,7 +25,7 @@ def open_lab(browser, site_url, query="", route=None):
 
 def assert_tools_work(page):
     assert len(page.webmcp.tools()) == len(REGISTRY)
-    result = page.webmcp.call_tool("jupyter_get_cells", {"startIndex": 0, "endIndex": 2})
+    result = page.webmcp.call_tool("jupyter_get_cells", {"notebookPath": "demo.ipynb", "startIndex": 0, "endIndex": 2})
     assert not result.get("isError"), result
     assert [cell["id"] for cell in result["structuredContent"]["cells"]] == ["intro", "greeting"]
 
@@ -45,12 +46,17 @@ def test_a_normal_load_restores_the_snapshot(browser, site_url):
         context.close()
 
 
-def test_the_plain_start_can_be_chosen_by_url(browser, site_url):
+def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser, site_url):
     context, page = open_lab(browser, site_url, "&webmcp=plain")
     try:
         status = page.inner_text(READY)
         assert status.endswith("; plain start, snapshot not used: the URL asks for ?webmcp=plain)"), status
         assert_tools_work(page)
+        page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=200)
+        inserted = page.webmcp.call_tool("jupyter_insert_cell", {"source": "6 * 7"})["structuredContent"]["cell"]
+        ran = page.webmcp.call_tool("jupyter_run_cells", {"cellIds": [inserted["id"]]})["structuredContent"]
+        assert ran["results"][0]["status"] == "ok", ran
+        assert "42" in ran["results"][0]["outputSummary"], ran
     finally:
         context.close()
 

@@ -177,6 +177,10 @@ class NotebookHandle:
     def cell_json(self, index: int) -> dict[str, Any]:
         return to_python(self._shared_cells()[index].toJSON())
 
+    def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]:
+        """Several cells' nbformat JSON in one crossing."""
+        return json.loads(self._lab.readers.cellsJson(self._notebook.model.sharedModel, json.dumps(indexes)))
+
     def active_index(self) -> Optional[int]:
         index = js_value(self._notebook.activeCellIndex)
         return int(index) if index is not None and index >= 0 else None

@@ -62,10 +62,8 @@ async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult
     wanted, hidden = select_cells(records, args, notebook.path)
     kept = wanted[: limits.MAX_CELLS_RETURNED]
     cells = [
-        cell_snapshot(
-            notebook.cell_json(index), index, include_source=args.includeSource, include_outputs=args.includeOutputs
-        )
-        for index in kept
+        cell_snapshot(cell, index, include_source=args.includeSource, include_outputs=args.includeOutputs)
+        for index, cell in zip(kept, notebook.cells_json(kept))
     ]
     return {
         "notebook": info_of(notebook, records),
@@ -117,9 +115,9 @@ async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAcces
                 "cellId": records[index].id,
                 "index": index,
                 "access": records[index].access,
-                "history": history_of(notebook.cell_json(index).get("metadata")),
+                "history": history_of(cell.get("metadata")),
             }
-            for index in kept
+            for index, cell in zip(kept, notebook.cells_json(kept))
         ],
         "truncated": len(wanted) > len(kept),
         "omittedCount": len(wanted) - len(kept),
