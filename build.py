@@ -393,7 +393,7 @@ def make_snapshot(chromium: str, destination: Path) -> dict:
             browser.close()
     finally:
         server.shutdown()
-    with gzip.open(destination, "wb", compresslevel=6) as out:
+    with gzip.GzipFile(destination, "wb", compresslevel=6, mtime=0) as out:
         out.write(raw)
     return details
 
