@@ -28,6 +28,26 @@ async function gunzip(url) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// Inflates a gzip file into `target`, which it must fill exactly.
+async function gunzipInto(url, target) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  const reader = response.body.pipeThrough(new DecompressionStream('gzip')).getReader();
+  let offset = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (offset + chunk.value.length > target.length) {
+      throw new Error(`${url} is larger than the manifest says`);
+    }
+    target.set(chunk.value, offset);
+    offset += chunk.value.length;
+  }
+  if (offset !== target.length) {
+    throw new Error(`${url} is smaller than the manifest says`);
+  }
+}
+
 // Extension modules are fetched and compiled while everything else loads
 // (streaming compilation lets the browser cache the machine code).
 const compileDynlibs = ({ assetsUrl, manifest }) =>
@@ -41,8 +61,9 @@ const compileDynlibs = ({ assetsUrl, manifest }) =>
     })
   );
 
-// A preRun step: link the extension modules, then size the heap for a restore.
-function preloadDynlibs(dynlibs, heapBytes) {
+// A preRun step: link the extension modules; for a restore, also size the heap and
+// wait until the snapshot is in place (it inflates while the runtime compiles).
+function preloadDynlibs(dynlibs, restore) {
   return Module => {
     Module.addRunDependency('webmcp-dynlibs');
     (async () => {
@@ -54,21 +75,27 @@ function preloadDynlibs(dynlibs, heapBytes) {
         Module.preloadedWasm[target] = await Module.loadWebAssemblyModule(module, flags, target, {});
         await Module.loadDynamicLibrary(target, flags, {});
       }
-      if (heapBytes > Module.HEAP8.length && !Module.growMemory(heapBytes)) {
-        throw new Error(`cannot grow wasm memory to ${heapBytes} bytes`);
+      if (restore) {
+        if (restore.memory.length > Module.HEAP8.length && !Module.growMemory(restore.memory.length)) {
+          throw new Error(`cannot grow wasm memory to ${restore.memory.length} bytes`);
+        }
+        await restore.inflated;
       }
     })()
       .catch(error => {
         Module.API.webmcpPreRunError = error;
+        if (restore) {
+          restore.memory.fill(0, 0, 4); // no magic number: Pyodide refuses the snapshot
+        }
       })
       .finally(() => Module.removeRunDependency('webmcp-dynlibs'));
   };
 }
 
-// Pyodide, with the snapshot options in `options.pyodide` (none: a plain start).
-async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, options = {}) {
+// Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`.
+async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, { restore, makeSnapshot } = {}) {
   const indexURL = new URL('./', pyodideUrl).href;
-  if (!options.pyodide) {
+  if (!restore && !makeSnapshot) {
     return (await import(/* webpackIgnore: true */ pyodideUrl)).loadPyodide({ indexURL });
   }
   const [{ loadPyodide }, { default: createModule }, dynlibs] = await Promise.all([
@@ -78,13 +105,21 @@ async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, options = {}
   ]);
   let preRunError;
   const createPyodideModule = settings => {
-    settings.preRun.push(preloadDynlibs(dynlibs, options.heapBytes || 0));
+    settings.preRun.push(preloadDynlibs(dynlibs, restore));
     return createModule(settings).then(Module => {
       preRunError = Module.API.webmcpPreRunError;
       return Module;
     });
   };
-  const pyodide = await loadPyodide({ indexURL, createPyodideModule, ...options.pyodide });
+  const options = restore
+    ? { _loadSnapshot: restore.memory } // filled by the preRun step before Pyodide reads it
+    : { _makeSnapshot: true, jsglobals: makeSnapshot.jsglobals };
+  let pyodide;
+  try {
+    pyodide = await loadPyodide({ indexURL, createPyodideModule, ...options });
+  } catch (error) {
+    throw preRunError || error;
+  }
   if (preRunError) {
     throw preRunError;
   }
@@ -122,11 +157,13 @@ async function snapshotBoot(site) {
   if (!!WebAssembly.Suspending !== snapshot.jspi) {
     throw new Error('snapshot was made for another stack-switching mode');
   }
-  // The snapshot downloads and inflates while Pyodide's own files load.
-  const memory = gunzip(site.assetsUrl + snapshot.file);
+  // The snapshot downloads and inflates while Pyodide's own files load and compile.
+  const memory = new Uint8Array(snapshot.heapBytes);
+  const inflated = gunzipInto(site.assetsUrl + snapshot.file, memory);
+  inflated.catch(() => {}); // reported through the preRun step
   const files = gunzip(site.assetsUrl + site.manifest.files);
   files.catch(() => {}); // awaited below; a failure there falls back like any other
-  const pyodide = await loadInterpreter(site, { heapBytes: snapshot.heapBytes, pyodide: { _loadSnapshot: memory } });
+  const pyodide = await loadInterpreter(site, { restore: { memory, inflated } });
   performance.mark('webmcp:stage:restored');
   writeFiles(pyodide.FS, pyodide._api.sitePackages, await files);
   Object.assign(pyodide.loadedPackages, snapshot.loadedPackages);
@@ -160,7 +197,7 @@ export async function startInterpreter(site, { allowSnapshot = true } = {}) {
 export async function makeSnapshot(site) {
   // Python reads JS globals through this object while the snapshot records their paths.
   const jsglobals = new Proxy({}, { get: (_, key) => globalThis[key], has: (_, key) => key in globalThis });
-  const pyodide = await loadInterpreter(site, { pyodide: { _makeSnapshot: true, jsglobals } });
+  const pyodide = await loadInterpreter(site, { makeSnapshot: { jsglobals } });
   await pyodide.loadPackage(wheelUrls(site));
   pyodide.pyimport(site.manifest.module).prepare();
   // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
