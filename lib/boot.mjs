@@ -11,30 +11,23 @@
 // same function-table indices and memory addresses that the snapshot's pointers
 // refer to.
 
-const fetchBytes = async url => {
+async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
-  return new Uint8Array(await response.arrayBuffer());
-};
-
-async function gunzip(url) {
-  const response = await fetch(url);
-  if (!response.ok) {
-    throw new Error(`${url}: HTTP ${response.status}`);
-  }
-  const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return response;
 }
+
+const fetchBytes = async url => new Uint8Array(await (await fetchOk(url)).arrayBuffer());
+
+const inflate = response => response.body.pipeThrough(new DecompressionStream('gzip'));
+
+const gunzip = async url => new Uint8Array(await new Response(inflate(await fetchOk(url))).arrayBuffer());
 
 // Inflates a gzip file into `target`, which it must fill exactly.
 async function gunzipInto(url, target) {
-  const response = await fetch(url);
-  if (!response.ok) {
-    throw new Error(`${url}: HTTP ${response.status}`);
-  }
-  const reader = response.body.pipeThrough(new DecompressionStream('gzip')).getReader();
+  const reader = inflate(await fetchOk(url)).getReader();
   let offset = 0;
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     if (offset + chunk.value.length > target.length) {

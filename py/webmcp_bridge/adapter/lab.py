@@ -81,9 +81,9 @@ class NotebookHandle:
     def cells(self) -> CellList:
         """Every cell as it is now: re-read only when the notebook's document changed since the last read."""
         shared = self._notebook.model.sharedModel
-        version = self._lab.readers.version(shared)
-        cached = self._lab.cell_lists.get(version)
-        return cached if cached is not None else self._lab.cell_lists.put(version, self._read_cells(shared))
+        key, version = str(self._panel.id), self._lab.readers.version(shared)
+        cached = self._lab.cell_lists.get(key, version)
+        return cached if cached is not None else self._lab.cell_lists.put(key, version, self._read_cells(shared))
 
     def _read_cells(self, shared: Any) -> CellList:
         rows = json.loads(self._lab.readers.cells(shared, METADATA_KEY))
@@ -372,16 +372,18 @@ class HumanEditRecorder:
 
 
 class CellListCache:
-    """Cell lists by document version (the host's counter, bumped by every change to any notebook)."""
+    """Each notebook's latest cell list, valid while its document version (the host's counter) stands."""
 
     def __init__(self) -> None:
-        self._lists: dict[int, CellList] = {}
+        self._lists: dict[str, tuple[int, CellList]] = {}
 
-    def get(self, version: int) -> Optional[CellList]:
-        return self._lists.get(version)
+    def get(self, notebook: str, version: int) -> Optional[CellList]:
+        kept = self._lists.get(notebook)
+        return kept[1] if kept is not None and kept[0] == version else None
 
-    def put(self, version: int, cells: CellList) -> CellList:
-        self._lists[version] = cells
+    def put(self, notebook: str, version: int, cells: CellList) -> CellList:
+        self._lists.pop(notebook, None)
+        self._lists[notebook] = (version, cells)
         while len(self._lists) > limits.MAX_CACHED_CELL_LISTS:
             del self._lists[next(iter(self._lists))]
         return cells
