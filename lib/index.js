@@ -28,12 +28,23 @@ function assetsUrl() {
 const documentVersions = new WeakMap();
 let lastDocumentVersion = 0;
 
+// A cell's access entry as the bulk reader sends it: null (none stored), false (damaged), or {access?}.
+function accessEntry(entry) {
+  if (entry === undefined) {
+    return null;
+  }
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    return false;
+  }
+  return 'access' in entry ? { access: entry.access } : {};
+}
+
 // Bulk readers: one call instead of several FFI crossings per cell (hot on large notebooks).
 const readers = {
   // JSON crosses into Python faster than a deep proxy conversion.
   cells: (sharedModel, key) =>
     JSON.stringify(
-      sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), cell.getMetadata(key)?.access ?? null])
+      sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), accessEntry(cell.getMetadata(key))])
     ),
   cellsJson: (sharedModel, indexes) => {
     const cells = sharedModel.cells;

@@ -1,7 +1,10 @@
 """Owner-set agent access to cells and notebooks, as pure rules.
 
 Access lives under one metadata key on the cell or notebook, so it travels with
-the .ipynb file. Only the human sets it; no tool can.
+the .ipynb file. Only the human sets it; no tool can. A cell stores it as
+`access`; a notebook as `notebookAccess` (seed 001's field), and notebooks
+written by earlier versions of this bridge carry `access`: both are read and
+the stricter wins. Absent means write; anything unreadable means none.
 """
 
 from typing import Any, Literal
@@ -9,18 +12,45 @@ from typing import Any, Literal
 from .errors import ErrorCode, ToolError
 
 METADATA_KEY = "jupyterlite_webmcp"
+CELL_FIELD = "access"
+NOTEBOOK_FIELD = "notebookAccess"
+LEGACY_NOTEBOOK_FIELD = "access"
 ACCESS_LEVELS = ("write", "read", "none")
 Access = Literal["write", "read", "none"]
 Intent = Literal["read", "write"]
 
+_ABSENT = object()
 
-def access_of(metadata: Any) -> Access:
-    """The access stored in a cell's or notebook's metadata; absent is write, anything unknown is none."""
-    entry = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
-    if not isinstance(entry, dict) or "access" not in entry:
+
+def _entry(metadata: Any) -> Any:
+    """The stored entry under METADATA_KEY, or _ABSENT."""
+    return metadata.get(METADATA_KEY, _ABSENT) if isinstance(metadata, dict) else _ABSENT
+
+
+def _level(entry: Any, field: str) -> Access:
+    if entry is _ABSENT:
         return "write"
-    value = entry["access"]
+    if not isinstance(entry, dict):
+        return "none"  # a damaged entry fails closed
+    value = entry.get(field, _ABSENT)
+    if value is _ABSENT:
+        return "write"
     return value if value in ACCESS_LEVELS else "none"
+
+
+def stricter(*levels: Access) -> Access:
+    return max(levels, key=ACCESS_LEVELS.index)
+
+
+def cell_access(metadata: Any) -> Access:
+    """A cell's access from its metadata."""
+    return _level(_entry(metadata), CELL_FIELD)
+
+
+def notebook_access(metadata: Any) -> Access:
+    """A notebook's access from its metadata: the seed's field and the legacy one, the stricter winning."""
+    entry = _entry(metadata)
+    return stricter(_level(entry, NOTEBOOK_FIELD), _level(entry, LEGACY_NOTEBOOK_FIELD))
 
 
 def next_access(access: Access) -> Access:
@@ -28,22 +58,40 @@ def next_access(access: Access) -> Access:
     return ACCESS_LEVELS[(ACCESS_LEVELS.index(access) + 1) % len(ACCESS_LEVELS)]
 
 
-def with_access(metadata: Any, access: Access) -> dict[str, Any]:
-    """The metadata entry (under METADATA_KEY) with `access` set, history kept."""
-    entry = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
-    entry = dict(entry) if isinstance(entry, dict) else {}
-    entry["access"] = access
+def _entry_copy(metadata: Any) -> dict[str, Any]:
+    entry = _entry(metadata)
+    return dict(entry) if isinstance(entry, dict) else {}
+
+
+def with_cell_access(metadata: Any, access: Access) -> dict[str, Any]:
+    """The cell's entry (under METADATA_KEY) with `access` set; history and unknown fields kept."""
+    entry = _entry_copy(metadata)
+    entry[CELL_FIELD] = access
+    return entry
+
+
+def with_notebook_access(metadata: Any, access: Access) -> dict[str, Any]:
+    """The notebook's entry with the seed's field set; the legacy field goes, so it cannot override the choice."""
+    entry = _entry_copy(metadata)
+    entry.pop(LEGACY_NOTEBOOK_FIELD, None)
+    entry[NOTEBOOK_FIELD] = access
     return entry
 
 
 def cell_not_found(cell_id: str, path: str) -> ToolError:
     """The one error for a cell that does not exist or that the owner hid."""
-    return ToolError(ErrorCode.CELL_NOT_FOUND, f'No cell "{cell_id}" in {path}.', cellId=cell_id)
+    return ToolError(
+        ErrorCode.CELL_NOT_FOUND, f'No cell with id "{cell_id}" in "{path}".', cellId=cell_id, notebookPath=path
+    )
 
 
 def notebook_not_found(path: str) -> ToolError:
     """The one error for a notebook that does not exist or that the owner hid."""
-    return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'No notebook at "{path}".', path=path)
+    return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'No file exists at "{path}".', path=path)
+
+
+def not_a_notebook(path: str) -> ToolError:
+    return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'"{path}" is not a notebook.', path=path)
 
 
 def guard_cell(access: Access, intent: Intent, cell_id: str, path: str) -> None:

@@ -25,6 +25,7 @@ class ErrorCode(str, Enum):
     CELL_ACCESS_DENIED = "CELL_ACCESS_DENIED"
     NOTEBOOK_ACCESS_DENIED = "NOTEBOOK_ACCESS_DENIED"
     PROPOSAL_ALREADY_PENDING = "PROPOSAL_ALREADY_PENDING"
+    REVIEW_DATA_UNREADABLE = "REVIEW_DATA_UNREADABLE"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
@@ -46,6 +47,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CELL_ACCESS_DENIED: "The owner made this cell read-only for agents.",
     ErrorCode.NOTEBOOK_ACCESS_DENIED: "The owner made this notebook read-only for agents.",
     ErrorCode.PROPOSAL_ALREADY_PENDING: "The cell already has a proposal waiting for the human.",
+    ErrorCode.REVIEW_DATA_UNREADABLE: "The notebook's stored review data is damaged; it was left untouched.",
     ErrorCode.INTERNAL_ERROR: "An unexpected failure; no stack trace is included.",
 }
 

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from . import limits
 from .outputs import serialize_output
-from .snapshots import CellRecord
+from .views import CellRecord
 
 _BACKTICK_RUNS = re.compile(r"`+")
 

@@ -1,21 +1,136 @@
-"""Content hashes: the per-cell write guard and the notebook revision token."""
+"""Every hash the bridge computes: write guards, change tokens and the stored review fingerprints.
+
+`source_hash` and `revision` are this bridge's own opaque tokens. The stored
+review formats follow seed 001: `stable_hash` (two FNV-1a passes over UTF-16
+code units) gives `selectedTextHash` and, over the output's canonical JSON,
+`outputFingerprint`, so notebooks written by the seed's implementation and by
+this bridge agree.
+"""
 
 import hashlib
+import json
+import math
+import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 HASH_HEX_CHARS = 16
+_FNV_PRIME = 0x01000193
+_FNV_OFFSET = 0x811C9DC5
+_INLINED_PAYLOAD_UNITS = 1024
+_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_HEX_CHARS]
 
 
 @lru_cache(maxsize=20_000)  # a pure function of the text: large notebooks re-hash nothing unchanged
 def source_hash(source: str) -> str:
     """The sourceHash a writer must echo back; depends only on the text."""
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:HASH_HEX_CHARS]
+    return sha256_hex(source)
 
 
 def revision(cells: Iterable[tuple[str, str, str]]) -> str:
     """A change token over (id, type, sourceHash) of the cells the agent can see."""
     digest = hashlib.sha256()
     for cell_id, cell_type, cell_hash in cells:
-        digest.update(f"{cell_id}\0{cell_type}\0{cell_hash}\n".encode("utf-8"))
+        digest.update(f"{cell_id}\0{cell_type}\0{cell_hash}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:HASH_HEX_CHARS]
+
+
+def utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _fnv1a(data: bytes, basis: int) -> int:
+    value = basis
+    for index in range(0, len(data), 2):
+        value ^= data[index] | data[index + 1] << 8
+        value = (value * _FNV_PRIME) & 0xFFFFFFFF
+    return value
+
+
+def stable_hash(text: str) -> str:
+    """Seed 001's string hash: FNV-1a over UTF-16 code units, twice (offset basis, then the prime)."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return f"{_fnv1a(data, _FNV_OFFSET):08x}{_fnv1a(data, _FNV_PRIME):08x}"
+
+
+def _js_string(text: str) -> str:
+    encoded = json.dumps(text, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", encoded)
+
+
+def _js_number(value: float) -> str:
+    if math.isnan(value) or math.isinf(value):
+        return "null"
+    if value == int(value) and abs(value) < 1e21:
+        return str(int(value))
+    return repr(value).replace("e-0", "e-")
+
+
+def _js_keys(keys: Iterable[str]) -> list[str]:
+    """Object keys in JavaScript's order: array indexes ascending first, then the rest as inserted."""
+    keys = list(keys)
+    indexes = sorted((k for k in keys if _ARRAY_INDEX.fullmatch(k) and int(k) < 2**32 - 1), key=int)
+    return indexes + [k for k in keys if k not in indexes]
+
+
+def js_json(value: Any) -> str:
+    """`JSON.stringify(value)` as a browser writes it (compact), for data that came from JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _js_number(value)
+    if isinstance(value, str):
+        return _js_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(js_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_js_string(k)}:{js_json(value[k])}" for k in _js_keys(value)) + "}"
+    return "null"
+
+
+def _utf16_order(key: str) -> bytes:
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def _canonical(value: Any) -> Any:
+    """The output as its fingerprint sees it: no execution counts, inlined payloads as `mime:length`, keys sorted."""
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    result = {}
+    for key in sorted(value, key=_utf16_order):
+        item = value[key]
+        if key == "execution_count":
+            continue
+        if key == "data" and isinstance(item, dict):
+            result[key] = {
+                mime: _payload(mime, item[mime]) for mime in sorted(item, key=_utf16_order)
+            }
+        else:
+            result[key] = _canonical(item)
+    return result
+
+
+def _payload(mime: str, value: Any) -> Any:
+    if isinstance(value, str):
+        units = utf16_units(value)
+        if mime.startswith("image/") or mime == "application/pdf" or units > _INLINED_PAYLOAD_UNITS:
+            return f"{mime}:{units}"
+    return _canonical(value)
+
+
+def output_fingerprint(output: Any) -> str:
+    """Stable across re-runs that print the same thing (execution count ignored, payloads by size)."""
+    return stable_hash(js_json(_canonical({} if output is None else output)))
+

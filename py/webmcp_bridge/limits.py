@@ -41,6 +41,7 @@ MAX_COMMENT_MESSAGES_RETURNED = 20
 MAX_COMMENT_MESSAGE_BUDGET_BYTES = 25 * KIB
 MAX_COMMENT_BODY_BYTES = 8 * KIB
 MAX_ANCHOR_CONTEXT_CHARS = 80
+MAX_AUTHOR_NAME_CHARS = 80
 
 # Propose mode
 MAX_DENY_REASON_BYTES = 2 * KIB
@@ -54,6 +55,9 @@ HUMAN_EDIT_DEBOUNCE_MS = 1_000
 
 # Longest wait for a notebook's session to initialize (JupyterLab may be asking the human for a kernel)
 SESSION_READY_WAIT_MS = 5_000
+
+# Longest wait for the kernel to apply an interrupt
+KERNEL_INTERRUPT_WAIT_MS = 5_000
 
 # Notebooks whose unchanged cell list is kept between calls
 MAX_CACHED_CELL_LISTS = 16

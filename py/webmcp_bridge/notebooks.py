@@ -2,16 +2,16 @@
 
 from typing import Any, Optional, Sequence
 
-from .access import Intent, cell_not_found, guard_cell, guard_notebook, notebook_not_found
+from .access import Intent, cell_not_found, guard_cell, guard_notebook, not_a_notebook, notebook_not_found
 from .errors import ErrorCode, ToolError
-from .models import FocusContext, NotebookInfo, ReviewCounts
+from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .paths import is_notebook_path, normalize_path
-from .review import LiveCell, counts, normalize_threads
-from .snapshots import CellRecord, cell_list, focus_context, notebook_info
+from .review import LiveCell, ReviewStore, counts
+from .views import CellRecord, cell_list, focus_context, notebook_info
 
 
 def no_active_notebook() -> ToolError:
-    return ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "No notebook is open; pass notebookPath.")
+    return ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no notebook open. Open one first, or pass notebookPath.")
 
 
 async def resolve_notebook(lab: Any, path: Optional[str], intent: Intent = "read", *, activate: bool = False) -> Any:
@@ -28,13 +28,16 @@ async def resolve_notebook(lab: Any, path: Optional[str], intent: Intent = "read
         normalized = normalize_path(path)
         notebook = lab.find_notebook(normalized)
         if notebook is None:
-            if not is_notebook_path(normalized) or await lab.file_notebook_access(normalized) in (None, "none"):
-                raise notebook_not_found(path)
+            access = await lab.file_notebook_access(normalized) if is_notebook_path(normalized) else None
+            if access is None and await lab.get_entry(normalized) is not None:
+                raise not_a_notebook(normalized)
+            if access in (None, "none"):
+                raise notebook_not_found(normalized)
             notebook = await lab.open_notebook(normalized, activate=activate)
         elif activate:
             notebook.activate()
         if notebook.access() == "none":
-            raise notebook_not_found(path)
+            raise notebook_not_found(normalized)
     guard_notebook(notebook.access(), intent, notebook.path)
     return notebook
 
@@ -57,14 +60,14 @@ def live_cell(notebook: Any, records: Sequence[CellRecord], cell_id: str) -> Opt
     return None
 
 
-def visible_threads(notebook: Any, records: Sequence[CellRecord]) -> list[dict[str, Any]]:
-    """Review threads the agent may know of: those on hidden cells do not exist for it."""
-    hidden = cell_list(records).hidden_ids
-    return [t for t in normalize_threads(notebook.review_entry()) if t["anchor"]["cellId"] not in hidden]
+def review_store(notebook: Any) -> ReviewStore:
+    return ReviewStore(notebook.review_entry())
 
 
 def review_counts(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
-    return counts(visible_threads(notebook, notebook.cells() if records is None else records))
+    """Counts of the threads the agent may know of: those on hidden cells do not exist for it."""
+    hidden = cell_list(notebook.cells() if records is None else records).hidden_ids
+    return counts(review_store(notebook).visible(hidden))
 
 
 def info_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:

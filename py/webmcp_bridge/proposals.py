@@ -1,6 +1,7 @@
 """Propose mode, pure parts: the before/after diff a human reviews, and the denial result."""
 
 import difflib
+import uuid
 from typing import Any, Literal, Optional
 
 from . import limits
@@ -18,6 +19,10 @@ def diff_lines(before: str, after: str) -> list[tuple[DiffKind, str]]:
         for line in difflib.ndiff(before.split("\n"), after.split("\n"))
         if line[0] in kinds
     ]
+
+
+def new_proposal_id() -> str:
+    return f"p-{uuid.uuid4().hex[:12]}"
 
 
 def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> dict[str, Any]:

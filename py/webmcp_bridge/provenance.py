@@ -1,33 +1,47 @@
 """Provenance: a bounded, coalescing trail of who last changed or ran each cell."""
 
 from datetime import datetime, timezone
-from typing import Any, Iterable, Literal, Optional
+from typing import Any, Iterable, Optional, get_args
+
+from typing_extensions import NotRequired, TypedDict
 
 from . import limits
 from .access import METADATA_KEY
+from .shapes import Action, Actor
 
-Actor = Literal["human", "agent"]
-Action = Literal["inserted", "edited", "ran", "deleted"]
+ACTORS, ACTIONS = get_args(Actor), get_args(Action)
 
 
-def history_of(metadata: Any) -> list[dict[str, Any]]:
-    """The bounded, well-formed history entries stored in a cell's metadata."""
+class HistoryEntry(TypedDict):
+    at: str
+    actor: Actor
+    action: Action
+    tool: NotRequired[str]
+
+
+def _clean(item: Any) -> Optional[HistoryEntry]:
+    if not (
+        isinstance(item, dict)
+        and isinstance(item.get("at"), str)
+        and item.get("actor") in ACTORS
+        and item.get("action") in ACTIONS
+    ):
+        return None
+    kept: HistoryEntry = {"at": item["at"][:40], "actor": item["actor"], "action": item["action"]}
+    if isinstance(item.get("tool"), str):
+        kept["tool"] = item["tool"][:64]
+    return kept
+
+
+def _stored_history(metadata: Any) -> Any:
     entry = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
-    raw = entry.get("history") if isinstance(entry, dict) else None
-    if not isinstance(raw, list):
-        return []
-    clean = []
-    for item in raw:
-        if (
-            isinstance(item, dict)
-            and isinstance(item.get("at"), str)
-            and item.get("actor") in ("human", "agent")
-            and item.get("action") in ("inserted", "edited", "ran", "deleted")
-        ):
-            kept = {"at": item["at"][:40], "actor": item["actor"], "action": item["action"]}
-            if isinstance(item.get("tool"), str):
-                kept["tool"] = item["tool"][:64]
-            clean.append(kept)
+    return entry.get("history") if isinstance(entry, dict) else None
+
+
+def history_of(metadata: Any) -> list[HistoryEntry]:
+    """The bounded, well-formed history entries stored in a cell's metadata."""
+    raw = _stored_history(metadata)
+    clean = [entry for entry in map(_clean, raw if isinstance(raw, list) else []) if entry is not None]
     return clean[-limits.MAX_CELL_HISTORY_ENTRIES :]
 
 
@@ -42,25 +56,20 @@ def iso_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def add_history(
-    history: list[dict[str, Any]], actor: Actor, action: Action, at: str, tool: Optional[str] = None
-) -> list[dict[str, Any]]:
-    """Append an entry; the same actor and action within the coalesce window refresh the last one."""
+def add_history(history: Any, actor: Actor, action: Action, at: str, tool: Optional[str] = None) -> list[Any]:
+    """The stored history with one entry added; the same actor and action within the coalesce window
+    refresh the last entry. Other stored entries are kept as they are, the oldest going past the bound."""
     entry: dict[str, Any] = {"at": at, "actor": actor, "action": action}
     if tool:
         entry["tool"] = tool
-    if history:
-        last = history[-1]
+    kept = list(history) if isinstance(history, list) else []
+    last = _clean(kept[-1]) if kept else None
+    if last is not None and last["actor"] == actor and last["action"] == action:
         previous, current = _parse(last["at"]), _parse(at)
-        if (
-            last["actor"] == actor
-            and last["action"] == action
-            and previous is not None
-            and current is not None
-            and (current - previous).total_seconds() * 1000 <= limits.HISTORY_COALESCE_WINDOW_MS
-        ):
-            return [*history[:-1], entry]
-    return [*history, entry][-limits.MAX_CELL_HISTORY_ENTRIES :]
+        if previous is not None and current is not None:
+            if abs((current - previous).total_seconds()) * 1000 <= limits.HISTORY_COALESCE_WINDOW_MS:
+                kept.pop()
+    return [*kept, entry][-limits.MAX_CELL_HISTORY_ENTRIES :]
 
 
 def last_edit(metadata: Any) -> dict[str, str]:

@@ -1,145 +1,395 @@
-"""Review threads stored in notebook metadata, and anchoring that never guesses.
+"""Review threads: their stored format, where their anchors point now, and the operations on them.
 
-Everything here is pure: the adapter reads and writes the metadata entry, the
-tools and the Comments tab share these rules.
+Pure: the adapter reads and writes the metadata entry; the tools and the
+Comments tab share everything here. The stored format is seed 001's
+(`sourceRange`, `selectedTextHash`, `outputFingerprint`); threads this bridge
+wrote before (`range`, `fingerprint`) are read too. Writing never drops,
+rewrites or reorders what it does not change: every other thread, field and
+key stays exactly as stored, readable or not.
 """
 
-import hashlib
 import json
 import uuid
-from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Optional, Sequence
+
+from typing_extensions import NotRequired, TypedDict
 
 from . import limits
+from .errors import ErrorCode, ToolError
+from .hashing import output_fingerprint, sha256_hex, stable_hash, utf16_units
+from .shapes import Actor, Position, ReviewCounts
 from .outputs import is_text_like, media_size
-from .snapshots import editor_coordinates
-from .text import clamp_chars, clamp_utf8
+from .positions import from_utf16, position_of, strict_offset, to_utf16
+from .text import clamp_chars, clamp_utf8, json_size
 
 REVIEW_KEY = "jupyterlite_webmcp_review"
 REVIEW_VERSION = 1
-AGENT_AUTHOR = {"kind": "agent", "name": "Browser agent"}
 ANCHOR_KINDS = ("cell", "source-range", "output")
-MAX_ID_CHARS = 64
-MAX_STAMP_CHARS = 40
-MAX_NAME_CHARS = 80
+ThreadStatus = Literal["open", "resolved"]
+AnchorKind = Literal["cell", "source-range", "output"]
+AnchorState = Literal["exact", "reanchored", "orphaned", "cell-missing"]
 
 
-def new_id(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+class Author(TypedDict):
+    kind: Actor
+    name: Optional[str]
 
 
-# Normalization of stored data -----------------------------------------------------------------
+AGENT_AUTHOR: Author = {"kind": "agent", "name": "Browser agent"}
+HUMAN_AUTHOR: Author = {"kind": "human", "name": None}
 
 
-def _text(value: Any, max_chars: int) -> Optional[str]:
-    return clamp_chars(value, max_chars)[0] if isinstance(value, str) else None
+class Message(TypedDict):
+    id: str
+    author: Author
+    createdAt: str
+    body: str
 
 
-def _position(value: Any) -> Optional[dict[str, int]]:
-    if isinstance(value, dict) and all(isinstance(value.get(k), int) and value[k] >= 0 for k in ("line", "column")):
-        return {"line": value["line"], "column": value["column"]}
+class Range(TypedDict):
+    start: Position
+    end: Position
+
+
+class Anchor(TypedDict):
+    """What a thread is attached to, as stored (seed 001's field names; sourceRange in UTF-16 code units)."""
+
+    kind: AnchorKind
+    cellId: str
+    sourceRange: NotRequired[Range]
+    selectedText: NotRequired[str]
+    selectedTextHash: NotRequired[str]
+    prefix: NotRequired[str]
+    suffix: NotRequired[str]
+    outputIndex: NotRequired[int]
+    outputFingerprint: NotRequired[str]
+    mimeType: NotRequired[str]
+
+
+class Thread(TypedDict):
+    id: str
+    status: ThreadStatus
+    createdAt: str
+    updatedAt: str
+    anchor: Anchor
+    messages: list[Message]
+
+
+class AnchorStatus(TypedDict):
+    """Where an anchor points in the live notebook now; `range` counts columns in characters."""
+
+    kind: AnchorKind
+    cellId: str
+    cellExists: bool
+    cellIndex: Optional[int]
+    state: AnchorState
+    range: NotRequired[Range]
+    text: NotRequired[str]
+    outputIndex: NotRequired[int]
+    outputChanged: NotRequired[bool]
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+# Reading what is stored ------------------------------------------------------------------------
+
+
+def _string(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) else None
+
+
+def _position(value: Any) -> Optional[Position]:
+    if not isinstance(value, dict):
+        return None
+    line, column = value.get("line"), value.get("column")
+    if isinstance(line, int) and isinstance(column, int) and not isinstance(line, bool) and not isinstance(column, bool):
+        return {"line": line, "column": column}
     return None
 
 
-def _anchor(raw: Any) -> Optional[dict[str, Any]]:
-    if not isinstance(raw, dict) or raw.get("kind") not in ANCHOR_KINDS:
+def _range(value: Any) -> Optional[Range]:
+    if not isinstance(value, dict):
         return None
-    cell_id = _text(raw.get("cellId"), MAX_ID_CHARS)
-    if not cell_id:
-        return None
-    anchor: dict[str, Any] = {"kind": raw["kind"], "cellId": cell_id}
-    if raw["kind"] == "source-range":
-        selected = raw.get("selectedText")
-        start, end = _position((raw.get("range") or {}).get("start")), _position((raw.get("range") or {}).get("end"))
-        if not isinstance(selected, str) or not selected or start is None or end is None:
-            return None
-        anchor["selectedText"] = clamp_utf8(selected, limits.MAX_SELECTED_TEXT_BYTES, "")[0]
-        anchor["range"] = {"start": start, "end": end}
-        anchor["prefix"] = _text(raw.get("prefix"), limits.MAX_ANCHOR_CONTEXT_CHARS) or ""
-        anchor["suffix"] = _text(raw.get("suffix"), limits.MAX_ANCHOR_CONTEXT_CHARS) or ""
-    elif raw["kind"] == "output":
-        if not isinstance(raw.get("outputIndex"), int) or raw["outputIndex"] < 0:
-            return None
-        anchor["outputIndex"] = raw["outputIndex"]
-        anchor["fingerprint"] = _text(raw.get("fingerprint"), MAX_ID_CHARS) or ""
-        anchor["mimeType"] = _text(raw.get("mimeType"), MAX_NAME_CHARS) or ""
-    return anchor
+    start, end = _position(value.get("start")), _position(value.get("end"))
+    return {"start": start, "end": end} if start is not None and end is not None else None
 
 
-def _message(raw: Any) -> Optional[dict[str, Any]]:
-    if not isinstance(raw, dict):
+@dataclass(frozen=True)
+class StoredAnchor:
+    """An anchor as read from either stored format."""
+
+    kind: AnchorKind
+    cell_id: str
+    selected_text: Optional[str] = None
+    range: Optional[Range] = None
+    range_in_utf16: bool = True  # seed 001 stores UTF-16 columns; this bridge once stored characters
+    text_hash: Optional[str] = None
+    prefix: str = ""
+    suffix: str = ""
+    output_index: int = 0
+    fingerprint: Optional[str] = None
+    legacy_fingerprint: bool = False
+    mime_type: Optional[str] = None
+
+    @classmethod
+    def read(cls, raw: Any) -> Optional["StoredAnchor"]:
+        if not isinstance(raw, dict) or not isinstance(raw.get("cellId"), str) or not raw["cellId"]:
+            return None
+        kind = raw.get("kind") if raw.get("kind") in ANCHOR_KINDS else "cell"
+        seed_range, legacy_range = _range(raw.get("sourceRange")), _range(raw.get("range"))
+        index = raw.get("outputIndex")
+        seed_fingerprint, legacy_fingerprint = _string(raw.get("outputFingerprint")), _string(raw.get("fingerprint"))
+        return cls(
+            kind=kind,
+            cell_id=raw["cellId"],
+            selected_text=_string(raw.get("selectedText")),
+            range=seed_range or legacy_range,
+            range_in_utf16=seed_range is not None or legacy_range is None,
+            text_hash=_string(raw.get("selectedTextHash")),
+            prefix=_string(raw.get("prefix")) or "",
+            suffix=_string(raw.get("suffix")) or "",
+            output_index=index if isinstance(index, int) and not isinstance(index, bool) and index >= 0 else 0,
+            fingerprint=seed_fingerprint or legacy_fingerprint,
+            legacy_fingerprint=seed_fingerprint is None and legacy_fingerprint is not None,
+            mime_type=_string(raw.get("mimeType")),
+        )
+
+    def public(self) -> Anchor:
+        anchor: Anchor = {"kind": self.kind, "cellId": self.cell_id}
+        if self.kind == "source-range":
+            if self.range is not None:
+                anchor["sourceRange"] = self.range
+            if self.selected_text is not None:
+                anchor["selectedText"] = clamp_utf8(self.selected_text, limits.MAX_SELECTED_TEXT_BYTES)[0]
+            if self.text_hash is not None:
+                anchor["selectedTextHash"] = self.text_hash
+            anchor["prefix"] = clamp_chars(self.prefix, limits.MAX_ANCHOR_CONTEXT_CHARS, "")[0]
+            anchor["suffix"] = clamp_chars(self.suffix, limits.MAX_ANCHOR_CONTEXT_CHARS, "")[0]
+        elif self.kind == "output":
+            anchor["outputIndex"] = self.output_index
+            if self.fingerprint is not None:
+                anchor["outputFingerprint"] = self.fingerprint
+            if self.mime_type is not None:
+                anchor["mimeType"] = self.mime_type
+        return anchor
+
+
+def _message(raw: Any) -> Optional[Message]:
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"]:
         return None
     author = raw.get("author") if isinstance(raw.get("author"), dict) else {}
-    body, stamp, message_id = raw.get("body"), _text(raw.get("createdAt"), MAX_STAMP_CHARS), _text(raw.get("id"), MAX_ID_CHARS)
-    if not isinstance(body, str) or not stamp or not message_id or author.get("kind") not in ("human", "agent"):
-        return None
+    name = _string(author.get("name"))
     return {
-        "id": message_id,
-        "author": {"kind": author["kind"], "name": _text(author.get("name"), MAX_NAME_CHARS) or author["kind"]},
-        "createdAt": stamp,
-        "body": clamp_utf8(body, limits.MAX_COMMENT_BODY_BYTES)[0],
+        "id": raw["id"],
+        "author": {
+            "kind": "agent" if author.get("kind") == "agent" else "human",
+            "name": clamp_chars(name, limits.MAX_AUTHOR_NAME_CHARS)[0] if name is not None else None,
+        },
+        "createdAt": _string(raw.get("createdAt")) or "",
+        "body": clamp_utf8(_string(raw.get("body")) or "", limits.MAX_COMMENT_BODY_BYTES)[0],
     }
 
 
-def normalize_threads(entry: Any) -> list[dict[str, Any]]:
-    """Well-formed threads from the stored entry; anything malformed or foreign is dropped, never raised."""
-    raw_threads = entry.get("threads") if isinstance(entry, dict) else None
-    threads = []
-    for raw in raw_threads if isinstance(raw_threads, list) else []:
-        if not isinstance(raw, dict) or raw.get("status") not in ("open", "resolved"):
-            continue
-        anchor = _anchor(raw.get("anchor"))
-        messages = [m for m in (_message(item) for item in raw.get("messages") or []) if m is not None]
-        thread_id, created = _text(raw.get("id"), MAX_ID_CHARS), _text(raw.get("createdAt"), MAX_STAMP_CHARS)
-        if anchor is None or not messages or not thread_id or not created:
-            continue
-        threads.append(
-            {
-                "id": thread_id,
-                "status": raw["status"],
-                "createdAt": created,
-                "updatedAt": _text(raw.get("updatedAt"), MAX_STAMP_CHARS) or created,
-                "anchor": anchor,
-                "messages": messages,
-            }
+@dataclass(frozen=True)
+class StoredThread:
+    """A readable thread: what it says, and where it sits in the stored list."""
+
+    index: int
+    raw: dict
+    id: str
+    status: ThreadStatus
+    created_at: str
+    updated_at: str
+    anchor: StoredAnchor
+    messages: tuple[Message, ...] = field(default=())
+
+    @classmethod
+    def read(cls, index: int, raw: Any) -> Optional["StoredThread"]:
+        """The thread, or None when it cannot be read (seed 001's own rules of what is readable)."""
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"]:
+            return None
+        anchor = StoredAnchor.read(raw.get("anchor"))
+        if anchor is None or not isinstance(raw.get("messages"), list):
+            return None
+        created = _string(raw.get("createdAt")) or ""
+        return cls(
+            index=index,
+            raw=raw,
+            id=raw["id"],
+            status="resolved" if raw.get("status") == "resolved" else "open",
+            created_at=created,
+            updated_at=_string(raw.get("updatedAt")) or created,
+            anchor=anchor,
+            messages=tuple(m for m in (_message(item) for item in raw["messages"]) if m is not None),
         )
-    return threads
 
+    @property
+    def cell_id(self) -> str:
+        return self.anchor.cell_id
 
-def stored_entry(threads: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"version": REVIEW_VERSION, "threads": threads}
-
-
-# Fingerprints ---------------------------------------------------------------------------------
-
-
-def _reduced(output: dict[str, Any]) -> dict[str, Any]:
-    reduced = {key: value for key, value in output.items() if key != "execution_count"}
-    data = reduced.get("data")
-    if isinstance(data, dict):
-        reduced["data"] = {
-            mime: (value if is_text_like(mime) or mime == "text/plain" else f"{mime}:{media_size(value)}")
-            for mime, value in data.items()
+    def public(self) -> Thread:
+        return {
+            "id": self.id,
+            "status": self.status,
+            "createdAt": self.created_at,
+            "updatedAt": self.updated_at,
+            "anchor": self.anchor.public(),
+            "messages": list(self.messages),
         }
-    return reduced
 
 
-def output_fingerprint(output: dict[str, Any]) -> str:
-    """Stable across re-runs that produce the same output (execution count ignored, binaries by size)."""
-    encoded = json.dumps(_reduced(output), sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()[:16]
+def _anchor_cell(raw: Any) -> Optional[str]:
+    anchor = raw.get("anchor") if isinstance(raw, dict) else None
+    cell_id = anchor.get("cellId") if isinstance(anchor, dict) else None
+    return cell_id if isinstance(cell_id, str) and cell_id else None
 
 
-def primary_mime(output: dict[str, Any]) -> str:
+def review_data_unreadable() -> ToolError:
+    return ToolError(
+        ErrorCode.REVIEW_DATA_UNREADABLE,
+        "The notebook's review data is not in a format this bridge can extend; nothing was changed, so "
+        "nothing in it is lost. Its owner can repair or remove the jupyterlite_webmcp_review metadata.",
+    )
+
+
+class ReviewStore:
+    """One notebook's stored review entry. Reading never raises; each change returns the new entry."""
+
+    def __init__(self, stored: Any):
+        self._stored = stored
+        raw_threads = stored.get("threads") if isinstance(stored, dict) else None
+        self.damaged = stored is not None and not isinstance(raw_threads, list)
+        self.threads: list[StoredThread] = []
+        self._unreadable: list[Optional[str]] = []
+        for index, raw in enumerate(raw_threads if isinstance(raw_threads, list) else []):
+            thread = StoredThread.read(index, raw)
+            if thread is None:
+                self._unreadable.append(_anchor_cell(raw))
+            else:
+                self.threads.append(thread)
+
+    def visible(self, hidden_cells: frozenset[str] = frozenset()) -> list[StoredThread]:
+        """Threads the agent may know of: those on cells the owner hid do not exist for it."""
+        return [thread for thread in self.threads if thread.cell_id not in hidden_cells]
+
+    def unreadable_count(self, hidden_cells: frozenset[str] = frozenset()) -> int:
+        """Threads kept as stored but not readable, counted only where their cell is known and not hidden."""
+        return sum(cell_id is not None and cell_id not in hidden_cells for cell_id in self._unreadable)
+
+    def find(self, thread_id: str, hidden_cells: frozenset[str] = frozenset()) -> Optional[StoredThread]:
+        return next((t for t in self.visible(hidden_cells) if t.id == thread_id), None)
+
+    def _entry_with(self, raw: dict, index: Optional[int]) -> dict:
+        """The stored entry with one thread replaced (or appended), everything else as it was."""
+        if self.damaged:
+            raise review_data_unreadable()
+        entry = dict(self._stored) if isinstance(self._stored, dict) else {"version": REVIEW_VERSION}
+        threads = list(entry.get("threads") or [])
+        if index is None:
+            threads.append(raw)
+        else:
+            threads[index] = raw
+        entry["threads"] = threads
+        return entry
+
+    def _changed(self, thread: StoredThread, raw: dict) -> tuple[dict, StoredThread]:
+        entry = self._entry_with(raw, thread.index)
+        return entry, StoredThread.read(thread.index, raw)  # type: ignore[return-value]
+
+    def create(self, anchor: dict, body: str, author: Author, now: str) -> tuple[dict, StoredThread]:
+        raw = {
+            "id": new_id(),
+            "status": "open",
+            "createdAt": now,
+            "updatedAt": now,
+            "anchor": anchor,
+            "messages": [_new_message(body, author, now)],
+        }
+        index = len(self._stored.get("threads") or []) if isinstance(self._stored, dict) else 0
+        entry = self._entry_with(raw, None)
+        return entry, StoredThread.read(index, raw)  # type: ignore[return-value]
+
+    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> tuple[dict, StoredThread]:
+        raw = {**thread.raw, "messages": [*thread.raw["messages"], _new_message(body, author, now)], "updatedAt": now}
+        return self._changed(thread, raw)
+
+    def set_status(
+        self, thread: StoredThread, status: ThreadStatus, now: str, closing: Optional[tuple[str, Author]] = None
+    ) -> tuple[dict, StoredThread]:
+        messages = thread.raw["messages"]
+        if closing is not None:
+            messages = [*messages, _new_message(closing[0], closing[1], now)]
+        return self._changed(thread, {**thread.raw, "messages": messages, "status": status, "updatedAt": now})
+
+    def reanchor(self, thread: StoredThread, anchor: dict, now: str) -> tuple[dict, StoredThread]:
+        return self._changed(thread, {**thread.raw, "anchor": anchor, "updatedAt": now})
+
+
+def _new_message(body: str, author: Author, now: str) -> dict:
+    return {"id": new_id(), "author": dict(author), "createdAt": now, "body": body}
+
+
+# New anchors, in seed 001's format ---------------------------------------------------------------
+
+
+def cell_anchor(cell_id: str) -> dict:
+    return {"kind": "cell", "cellId": cell_id}
+
+
+def range_anchor(cell_id: str, source: str, start: int, end: int) -> dict:
+    """A source-range anchor for source[start:end] (character offsets), with its context.
+
+    The selected text is cut to MAX_SELECTED_TEXT_BYTES (the range shrinks with
+    it); the context is MAX_ANCHOR_CONTEXT_CHARS UTF-16 code units either side.
+    """
+    start, end = sorted((start, end))
+    text = clamp_utf8(source[start:end], limits.MAX_SELECTED_TEXT_BYTES, "")[0]
+    end = start + len(text)
+    encoded = source.encode("utf-16-le", "surrogatepass")
+    low, high = utf16_units(source[:start]), utf16_units(source[:end])
+    context = limits.MAX_ANCHOR_CONTEXT_CHARS
+    return {
+        "kind": "source-range",
+        "cellId": cell_id,
+        "sourceRange": {
+            "start": to_utf16(source, position_of(source, start)),
+            "end": to_utf16(source, position_of(source, end)),
+        },
+        "selectedText": text,
+        "selectedTextHash": stable_hash(text),
+        "prefix": encoded[2 * max(0, low - context) : 2 * low].decode("utf-16-le", "surrogatepass"),
+        "suffix": encoded[2 * high : 2 * (high + context)].decode("utf-16-le", "surrogatepass"),
+    }
+
+
+def primary_mime(output: dict[str, Any]) -> Optional[str]:
+    """The MIME type an output is shown as: HTML, else an image, else plain text, else the first."""
     if output.get("output_type") == "stream":
         return "text/plain"
     if output.get("output_type") == "error":
         return "application/vnd.jupyter.error"
     data = output.get("data") if isinstance(output.get("data"), dict) else {}
-    return next(iter(data), "text/plain")
+    if not data:
+        return None
+    if "text/html" in data:
+        return "text/html"
+    image = next((mime for mime in data if mime.startswith("image/")), None)
+    return image or ("text/plain" if "text/plain" in data else next(iter(data)))
 
 
-# Anchoring ------------------------------------------------------------------------------------
+def output_anchor(cell_id: str, outputs: Sequence[dict[str, Any]], index: int) -> dict:
+    output = outputs[index]
+    anchor = {"kind": "output", "cellId": cell_id, "outputIndex": index, "outputFingerprint": output_fingerprint(output)}
+    mime = primary_mime(output)
+    if mime is not None:
+        anchor["mimeType"] = mime
+    return anchor
+
+
+# Where anchors point now ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -149,17 +399,24 @@ class LiveCell:
     outputs: Sequence[dict[str, Any]]
 
 
-def strict_offset(source: str, position: dict[str, int]) -> Optional[int]:
-    """The offset of a (line, character column) position, or None when it is outside the source."""
-    lines = source.split("\n")
-    if position["line"] >= len(lines) or position["column"] > len(lines[position["line"]]):
-        return None
-    return sum(len(line) + 1 for line in lines[: position["line"]]) + position["column"]
+def legacy_output_fingerprint(output: dict[str, Any]) -> str:
+    """The output fingerprint this bridge stored before it wrote seed 001's format."""
+    reduced = {key: value for key, value in output.items() if key != "execution_count"}
+    data = reduced.get("data")
+    if isinstance(data, dict):
+        reduced["data"] = {
+            mime: (value if is_text_like(mime) or mime == "text/plain" else f"{mime}:{media_size(value)}")
+            for mime, value in data.items()
+        }
+    return sha256_hex(json.dumps(reduced, sort_keys=True, ensure_ascii=False, default=str))
 
 
-def _position_of(source: str, offset: int) -> dict[str, int]:
-    before = source[:offset]
-    return {"line": before.count("\n"), "column": offset - (before.rfind("\n") + 1)}
+def _occurrences(source: str, text: str) -> list[int]:
+    found, at = [], source.find(text)
+    while at >= 0:
+        found.append(at)
+        at = source.find(text, at + len(text))
+    return found
 
 
 def _common_suffix(a: str, b: str) -> int:
@@ -176,24 +433,41 @@ def _common_prefix(a: str, b: str) -> int:
     return count
 
 
-def locate_range(anchor: dict[str, Any], source: str) -> tuple[str, Optional[int]]:
+def _stored_offsets(anchor: StoredAnchor, source: str) -> Optional[tuple[int, int]]:
+    """The stored range as character offsets (either order), or None when it lies outside the source."""
+    if anchor.range is None:
+        return None
+    offsets = []
+    for point in (anchor.range["start"], anchor.range["end"]):
+        if anchor.range_in_utf16:
+            lines = source.split("\n")
+            if not 0 <= point["line"] < len(lines) or not 0 <= point["column"] <= utf16_units(lines[point["line"]]):
+                return None
+            point = from_utf16(source, point)
+        offset = strict_offset(source, point)
+        if offset is None:
+            return None
+        offsets.append(offset)
+    low, high = sorted(offsets)
+    return low, high
+
+
+def locate_range(anchor: StoredAnchor, source: str) -> tuple[AnchorState, Optional[int]]:
     """('exact'|'reanchored', start offset) or ('orphaned', None); a tie is never guessed."""
-    text = anchor["selectedText"]
-    start = strict_offset(source, anchor["range"]["start"])
-    if start is not None and source[start : start + len(text)] == text:
-        return "exact", start
-    occurrences = []
-    found = source.find(text)
-    while found >= 0:
-        occurrences.append(found)
-        found = source.find(text, found + 1)
+    text = anchor.selected_text
+    if not text:
+        return "orphaned", None
+    stored = _stored_offsets(anchor, source)
+    if stored is not None and source[stored[0] : stored[1]] == text:
+        return "exact", stored[0]
+    occurrences = _occurrences(source, text)
     if not occurrences:
         return "orphaned", None
     if len(occurrences) == 1:
         return "reanchored", occurrences[0]
     scores = [
-        _common_suffix(anchor["prefix"], source[max(0, at - len(anchor["prefix"])) : at])
-        + _common_prefix(anchor["suffix"], source[at + len(text) : at + len(text) + len(anchor["suffix"])])
+        _common_suffix(anchor.prefix, source[max(0, at - len(anchor.prefix)) : at])
+        + _common_prefix(anchor.suffix, source[at + len(text) : at + len(text) + len(anchor.suffix)])
         for at in occurrences
     ]
     best = max(scores)
@@ -202,73 +476,54 @@ def locate_range(anchor: dict[str, Any], source: str) -> tuple[str, Optional[int
     return "reanchored", occurrences[scores.index(best)]
 
 
-def anchor_status(anchor: dict[str, Any], cell: Optional[LiveCell]) -> dict[str, Any]:
+def _output_changed(anchor: StoredAnchor, outputs: Sequence[dict[str, Any]]) -> bool:
+    if anchor.output_index >= len(outputs):
+        return True
+    if anchor.fingerprint is None:
+        return False
+    current = outputs[anchor.output_index]
+    hashed = legacy_output_fingerprint(current) if anchor.legacy_fingerprint else output_fingerprint(current)
+    return hashed != anchor.fingerprint
+
+
+def anchor_status(anchor: StoredAnchor, cell: Optional[LiveCell]) -> AnchorStatus:
     """Where the anchor points in the live notebook now."""
-    status: dict[str, Any] = {"kind": anchor["kind"], "cellId": anchor["cellId"], "cellExists": cell is not None}
-    status["cellIndex"] = cell.index if cell is not None else None
+    status: AnchorStatus = {
+        "kind": anchor.kind,
+        "cellId": anchor.cell_id,
+        "cellExists": cell is not None,
+        "cellIndex": cell.index if cell is not None else None,
+        "state": "exact",
+    }
     if cell is None:
         status["state"] = "cell-missing"
-        if anchor["kind"] == "output":
-            status.update(outputIndex=anchor["outputIndex"], outputChanged=True)
+        if anchor.kind == "output":
+            status.update(outputIndex=anchor.output_index, outputChanged=True)
         return status
-    if anchor["kind"] == "source-range":
+    if anchor.kind == "source-range":
         state, start = locate_range(anchor, cell.source)
         status["state"] = state
-        status["text"] = anchor["selectedText"]
+        status["text"] = clamp_utf8(anchor.selected_text or "", limits.MAX_SELECTED_TEXT_BYTES)[0]
         if start is not None:
-            end = start + len(anchor["selectedText"])
-            status["range"] = {"start": _position_of(cell.source, start), "end": _position_of(cell.source, end)}
-    else:
-        status["state"] = "exact"
-    if anchor["kind"] == "output":
-        index = anchor["outputIndex"]
-        current = cell.outputs[index] if index < len(cell.outputs) else None
-        status["outputIndex"] = index
-        status["outputChanged"] = current is None or output_fingerprint(current) != anchor["fingerprint"]
+            end = start + len(anchor.selected_text or "")
+            status["range"] = {"start": position_of(cell.source, start), "end": position_of(cell.source, end)}
+    elif anchor.kind == "output":
+        status["outputIndex"] = anchor.output_index
+        status["outputChanged"] = _output_changed(anchor, cell.outputs)
     return status
 
 
-def editor_selection(status: dict[str, Any], source: str) -> Optional[tuple[tuple[int, int], tuple[int, int]]]:
-    """The resolved range of a source-range anchor as editor coordinates, or None."""
-    if "range" not in status:
-        return None
-    start, end = (editor_coordinates(source, status["range"][side]) for side in ("start", "end"))
-    return start, end
+# Shaping threads for agents ---------------------------------------------------------------------
 
 
-def range_anchor(cell_id: str, source: str, start: int, end: int) -> dict[str, Any]:
-    """A source-range anchor for source[start:end], with its context."""
-    context = limits.MAX_ANCHOR_CONTEXT_CHARS
-    return {
-        "kind": "source-range",
-        "cellId": cell_id,
-        "selectedText": source[start:end],
-        "range": {"start": _position_of(source, start), "end": _position_of(source, end)},
-        "prefix": source[max(0, start - context) : start],
-        "suffix": source[end : end + context],
-    }
-
-
-def output_anchor(cell_id: str, outputs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
-    output = outputs[index]
-    return {
-        "kind": "output",
-        "cellId": cell_id,
-        "outputIndex": index,
-        "fingerprint": output_fingerprint(output),
-        "mimeType": primary_mime(output),
-    }
-
-
-# Shaping threads for agents -------------------------------------------------------------------
-
-
-def capped_messages(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+def capped_messages(messages: Sequence[Message]) -> tuple[list[Message], int]:
     """The first message plus the most recent ones that fit the count and byte caps; how many were left out."""
-    budget = limits.MAX_COMMENT_MESSAGE_BUDGET_BYTES - len(json.dumps(messages[0]).encode("utf-8"))
-    recent: list[dict[str, Any]] = []
+    if not messages:
+        return [], 0
+    budget = limits.MAX_COMMENT_MESSAGE_BUDGET_BYTES - json_size(messages[0])
+    recent: list[Message] = []
     for message in reversed(messages[1:]):
-        size = len(json.dumps(message).encode("utf-8"))
+        size = json_size(message)
         if len(recent) + 1 >= limits.MAX_COMMENT_MESSAGES_RETURNED or size > budget:
             break
         recent.append(message)
@@ -277,31 +532,66 @@ def capped_messages(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]
     return kept, len(messages) - len(kept)
 
 
-def public_thread(thread: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    messages, omitted = capped_messages(thread["messages"])
-    return {**thread, "messages": messages}, omitted
+def public_thread(thread: StoredThread) -> tuple[Thread, int]:
+    shown = thread.public()
+    shown["messages"], omitted = capped_messages(thread.messages)
+    return shown, omitted
 
 
-def counts(threads: Sequence[dict[str, Any]]) -> dict[str, int]:
-    return {"openThreads": sum(t["status"] == "open" for t in threads), "totalThreads": len(threads)}
+def counts(threads: Sequence[StoredThread]) -> ReviewCounts:
+    return {"openThreads": sum(t.status == "open" for t in threads), "totalThreads": len(threads)}
 
 
-def thread_summary(thread: dict[str, Any], status: dict[str, Any]) -> dict[str, Any]:
-    last = thread["messages"][-1]
-    anchor = {key: status[key] for key in ("kind", "cellId", "cellIndex", "state") if key in status}
+class SummaryAnchor(TypedDict):
+    kind: AnchorKind
+    cellId: str
+    cellIndex: Optional[int]
+    state: AnchorState
+    selectedText: NotRequired[str]
+    outputIndex: NotRequired[int]
+    outputChanged: NotRequired[bool]
+
+
+class LastMessage(TypedDict):
+    author: Author
+    createdAt: str
+    body: str
+
+
+class ThreadSummary(TypedDict):
+    threadId: str
+    status: ThreadStatus
+    createdAt: str
+    updatedAt: str
+    messageCount: int
+    anchor: SummaryAnchor
+    lastMessage: Optional[LastMessage]
+
+
+def thread_summary(thread: StoredThread, status: AnchorStatus) -> ThreadSummary:
+    anchor: SummaryAnchor = {
+        "kind": status["kind"],
+        "cellId": status["cellId"],
+        "cellIndex": status["cellIndex"],
+        "state": status["state"],
+    }
     if "text" in status:
         anchor["selectedText"] = clamp_chars(status["text"], limits.MAX_PREVIEW_CHARS)[0]
-    for key in ("outputIndex", "outputChanged"):
-        if key in status:
-            anchor[key] = status[key]
+    if "outputIndex" in status:
+        anchor["outputIndex"] = status["outputIndex"]
+    if "outputChanged" in status:
+        anchor["outputChanged"] = status["outputChanged"]
+    last = thread.messages[-1] if thread.messages else None
     return {
-        "threadId": thread["id"],
-        "status": thread["status"],
-        "createdAt": thread["createdAt"],
-        "updatedAt": thread["updatedAt"],
-        "messageCount": len(thread["messages"]),
+        "threadId": thread.id,
+        "status": thread.status,
+        "createdAt": thread.created_at,
+        "updatedAt": thread.updated_at,
+        "messageCount": len(thread.messages),
         "anchor": anchor,
-        "lastMessage": {
+        "lastMessage": None
+        if last is None
+        else {
             "author": last["author"],
             "createdAt": last["createdAt"],
             "body": clamp_chars(last["body"], limits.MAX_PREVIEW_CHARS)[0],

@@ -1,6 +1,8 @@
 """Byte-bounded text helpers shared by every serializer."""
 
+import json
 import re
+from typing import Any
 
 TRUNCATION_MARK = "…[truncated]"
 
@@ -8,7 +10,7 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\
 
 
 def utf8_len(text: str) -> int:
-    return len(text.encode("utf-8"))
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def clamp_utf8(text: str, max_bytes: int, mark: str = TRUNCATION_MARK) -> tuple[str, bool]:
@@ -17,12 +19,13 @@ def clamp_utf8(text: str, max_bytes: int, mark: str = TRUNCATION_MARK) -> tuple[
     Returns the (possibly cut) text and whether it was cut. The cut never
     splits a code point.
     """
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "surrogatepass")
     if len(data) <= max_bytes:
         return text, False
     room = max(0, max_bytes - utf8_len(mark))
-    head = data[:room].decode("utf-8", errors="ignore")
-    return head + mark, True
+    while 0 < room < len(data) and data[room] & 0xC0 == 0x80:  # never split a code point
+        room -= 1
+    return data[:room].decode("utf-8", "surrogatepass") + mark, True
 
 
 def clamp_chars(text: str, max_chars: int, mark: str = TRUNCATION_MARK) -> tuple[str, bool]:
@@ -39,3 +42,13 @@ def strip_ansi(text: str) -> str:
 def one_line(text: str) -> str:
     """Collapse all whitespace runs, newlines included, to single spaces."""
     return " ".join(text.split())
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON as results cross to the page (non-ASCII kept)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_size(value: Any) -> int:
+    """The UTF-8 size of a value's compact JSON: the one measure every bound uses."""
+    return utf8_len(to_json(value))

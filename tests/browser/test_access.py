@@ -22,7 +22,7 @@ SET_NOTEBOOK = """([path, cells, notebookAccess, key]) => {
         model.sharedModel.deleteCellRange(0, model.sharedModel.cells.length);
         model.sharedModel.insertCells(0, cells);
     });
-    if (notebookAccess === 'write') { model.deleteMetadata(key); } else { model.setMetadata(key, {access: notebookAccess}); }
+    if (notebookAccess === 'write') { model.deleteMetadata(key); } else { model.setMetadata(key, {notebookAccess}); }
     panel.content.activeCellIndex = cells.length - 1;
 }"""
 
@@ -184,7 +184,7 @@ def test_the_file_browser_menu_cycles_a_closed_notebooks_access(lab):
     item = lab.page.locator('.jp-DirListing-item[data-file-type="notebook"]', has_text="closed.ipynb")
     item.click(button="right")
     lab.page.locator(".lm-Menu-item", has_text="Cycle agent access").click()
-    lab.wait_for(lambda: lab.read_file("access/closed.ipynb")["metadata"].get(METADATA_KEY) == {"access": "read"})
+    lab.wait_for(lambda: lab.read_file("access/closed.ipynb")["metadata"].get(METADATA_KEY) == {"notebookAccess": "read"})
     assert lab.error("jupyter_save_notebook", {"notebookPath": "access/closed.ipynb"})["error"] == "NOTEBOOK_ACCESS_DENIED"
     item.click(button="right")
     lab.page.locator(".lm-Menu-item", has_text="Cycle agent access").click()

@@ -27,9 +27,11 @@ def test_invalid_paths(lab, path):
 
 def test_notebook_not_found(lab):
     for tool, key in (("jupyter_get_cells", "notebookPath"), ("jupyter_open_notebook", "path")):
-        for path in ("missing.ipynb", "analysis/numbers.csv", "analysis"):
+        error = lab.error(tool, {key: "./missing.ipynb"})
+        assert error == {"error": "NOTEBOOK_NOT_FOUND", "message": 'No file exists at "missing.ipynb".', "path": "missing.ipynb"}
+        for path in ("analysis/numbers.csv", "analysis"):
             error = lab.error(tool, {key: path})
-            assert error == {"error": "NOTEBOOK_NOT_FOUND", "message": f'No notebook at "{path}".', "path": path}
+            assert error == {"error": "NOTEBOOK_NOT_FOUND", "message": f'"{path}" is not a notebook.', "path": path}
     assert lab.error("jupyter_list_workspace", {"path": "nowhere"})["error"] == "NOTEBOOK_NOT_FOUND"
 
 

@@ -14,6 +14,18 @@ def lab(lab_page):
     return lab
 
 
+def test_an_interrupt_straight_after_load_takes_effect_and_never_poisons_a_later_run(lab):
+    status = lab.call("jupyter_get_context")["kernel"]["status"]
+    interrupted = lab.call("jupyter_kernel_action", {"action": "interrupt"})
+    assert interrupted["action"] == "interrupt" and interrupted["notebookPath"] == "run.ipynb"
+    if status != "idle":  # the usual case: the kernel is still starting
+        assert interrupted["interruptSent"] is False and "starting" in interrupted["message"]
+    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    run = lab.call("jupyter_run_cells", {"cellIds": ["compute"]})
+    assert run["status"] == "ok", run
+    assert run["results"][0]["outputSummary"] == "emscripten 42"
+
+
 def test_the_pyodide_kernel_runs_a_cell_offline(lab):
     lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
     lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
@@ -23,4 +35,4 @@ def test_the_pyodide_kernel_runs_a_cell_offline(lab):
         timeout=120,
     )
     assert cell["outputs"] == [{"outputType": "stream", "name": "stdout", "text": "emscripten 42\n"}]
-    assert cell["executionCount"] == 1
+    assert cell["executionCount"] == 2

@@ -136,6 +136,54 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
             lab.page.locator(f".jp-webmcp-review-{action}").uncheck()
 
 
+MOVE = "([from, to]) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.moveCell(from, to)"
+
+
+def box_owner(lab):
+    """The id of the cell whose widget holds the proposal box."""
+    return lab.page.evaluate(
+        """() => {
+            const box = document.querySelector('.jp-webmcp-proposal');
+            const widget = window.jupyterapp.shell.currentWidget.content.widgets.find(w => w.node.contains(box));
+            return widget ? widget.model.id : null;
+        }"""
+    )
+
+
+def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
+    box = propose(lab, "c0", "x0 = 'moved'")
+    box.locator(".jp-webmcp-proposal-reason").fill("half-typ")
+    lab.page.evaluate(MOVE, [0, 2])
+    lab.wait_for(lambda: box_owner(lab) == "c0", timeout=5)
+    assert [c["id"] for c in lab.live_cells(PATH)][2] == "c0"
+    lab.page.evaluate(MOVE, [2, 0])
+    lab.wait_for(lambda: box_owner(lab) == "c0" and lab.live_cells(PATH)[0]["id"] == "c0", timeout=5)
+    lab.call("jupyter_focus_cell", {"cellId": "c0"})
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:move-cell-down')")
+    lab.wait_for(lambda: box_owner(lab) == "c0" and lab.live_cells(PATH)[1]["id"] == "c0", timeout=5)
+    for command in ("notebook:change-cell-to-markdown", "notebook:change-cell-to-code"):  # the widget is rebuilt
+        lab.page.evaluate(f"() => window.jupyterapp.commands.execute('{command}')")
+        lab.wait_for(lambda: box_owner(lab) == "c0", timeout=5)
+    assert box.locator(".jp-webmcp-proposal-reason").input_value() == "half-typ"
+    box.locator(".jp-webmcp-proposal-accept").click()
+    result = lab.finish_call()
+    assert result["status"] == "accepted" and result["cell"]["source"] == "x0 = 'moved'"
+    assert result["cell"]["index"] == 1
+
+    box = propose(lab, "c1", "x1 = 'moved'")
+    box.locator(".jp-webmcp-proposal-reason").fill("not ")
+    lab.page.evaluate(MOVE, [0, 3])  # c1 is at 0 now: below goes the box
+    lab.wait_for(lambda: box_owner(lab) == "c1", timeout=5)
+    lab.page.evaluate(MOVE, [3, 0])
+    lab.wait_for(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] == "c1", timeout=5)
+    box.locator(".jp-webmcp-proposal-reason").press("End")
+    box.locator(".jp-webmcp-proposal-reason").press_sequentially("this one")
+    box.locator(".jp-webmcp-proposal-deny").click()
+    result = lab.finish_call()
+    assert result["status"] == "denied" and result["reason"] == "not this one"
+    assert lab.page.locator(".jp-webmcp-proposal").count() == 0
+
+
 def test_renaming_the_notebook_auto_denies(lab):
     propose(lab, "c5", "x5 = 55")
     lab.page.evaluate(

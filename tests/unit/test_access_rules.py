@@ -1,10 +1,19 @@
 import pytest
 
 from webmcp_bridge import limits
-from webmcp_bridge.access import METADATA_KEY, access_of, guard_cell, guard_notebook, next_access, with_access
+from webmcp_bridge.access import (
+    METADATA_KEY,
+    cell_access,
+    guard_cell,
+    guard_notebook,
+    next_access,
+    notebook_access,
+    with_cell_access,
+    with_notebook_access,
+)
 from webmcp_bridge.errors import ErrorCode, ToolError
 from webmcp_bridge.provenance import add_history, history_of, human_changes, last_edit
-from webmcp_bridge.snapshots import CellRecord, cell_snapshot, focus_context, notebook_info
+from webmcp_bridge.views import CellRecord, cell_snapshot, focus_context, notebook_info
 
 
 @pytest.mark.parametrize(
@@ -17,18 +26,44 @@ from webmcp_bridge.snapshots import CellRecord, cell_snapshot, focus_context, no
         ({METADATA_KEY: {"access": "none"}}, "none"),
         ({METADATA_KEY: {"access": "READ"}}, "none"),
         ({METADATA_KEY: {"access": 3}}, "none"),
-        ({METADATA_KEY: "garbage"}, "write"),
+        ({METADATA_KEY: {"access": None}}, "none"),
+        ({METADATA_KEY: "garbage"}, "none"),
+        ({METADATA_KEY: None}, "none"),
+        ({METADATA_KEY: ["read"]}, "none"),
     ],
 )
-def test_access_of_reads_absent_as_write_and_unknown_as_hidden(metadata, access):
-    assert access_of(metadata) == access
+def test_cell_access_reads_absent_as_write_and_anything_unreadable_as_hidden(metadata, access):
+    assert cell_access(metadata) == access
 
 
-def test_cycle_and_setting_keep_history():
+@pytest.mark.parametrize(
+    ("entry", "access"),
+    [
+        ({}, "write"),
+        ({"notebookAccess": "read"}, "read"),
+        ({"notebookAccess": "none"}, "none"),
+        ({"access": "read"}, "read"),  # written by earlier versions of this bridge
+        ({"notebookAccess": "write", "access": "none"}, "none"),
+        ({"notebookAccess": "none", "access": "write"}, "none"),
+        ({"notebookAccess": "read", "access": "write"}, "read"),
+        ({"notebookAccess": "Write"}, "none"),
+        ({"notebookAccess": {"level": "write"}}, "none"),
+        ({"history": [], "unknown": 1}, "write"),
+    ],
+)
+def test_notebook_access_reads_the_seed_field_and_ours_and_the_stricter_wins(entry, access):
+    assert notebook_access({METADATA_KEY: entry}) == access
+    assert notebook_access({}) == "write" and notebook_access({METADATA_KEY: 7}) == "none"
+
+
+def test_cycle_and_setting_keep_what_else_is_stored():
     assert [next_access(a) for a in ("write", "read", "none")] == ["read", "none", "write"]
-    entry = with_access({METADATA_KEY: {"history": [1]}}, "read")
-    assert entry == {"history": [1], "access": "read"}
-    assert with_access({METADATA_KEY: "junk"}, "none") == {"access": "none"}
+    entry = with_cell_access({METADATA_KEY: {"history": [1], "future": {"x": 1}}}, "read")
+    assert entry == {"history": [1], "future": {"x": 1}, "access": "read"}
+    assert with_cell_access({METADATA_KEY: "junk"}, "none") == {"access": "none"}
+    notebook = with_notebook_access({METADATA_KEY: {"access": "none", "future": 2}}, "write")
+    assert notebook == {"future": 2, "notebookAccess": "write"}
+    assert notebook_access({METADATA_KEY: notebook}) == "write"
 
 
 def test_guards():
@@ -39,7 +74,7 @@ def test_guards():
     assert denied.value.code is ErrorCode.CELL_ACCESS_DENIED and denied.value.details == {"cellId": "a", "access": "read"}
     with pytest.raises(ToolError) as hidden:
         guard_cell("none", "read", "a", "n.ipynb")
-    assert hidden.value.code is ErrorCode.CELL_NOT_FOUND and hidden.value.details == {"cellId": "a"}
+    assert hidden.value.code is ErrorCode.CELL_NOT_FOUND and hidden.value.details == {"cellId": "a", "notebookPath": "n.ipynb"}
     with pytest.raises(ToolError) as notebook:
         guard_notebook("read", "write", "n.ipynb")
     assert notebook.value.code is ErrorCode.NOTEBOOK_ACCESS_DENIED

@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from webmcp_bridge.hashing import source_hash
 from webmcp_bridge.registry import REGISTRY, CallContext
-from webmcp_bridge.snapshots import CellRecord
+from webmcp_bridge.views import CellRecord
 
 
 class MemoryNotebook:

@@ -3,7 +3,8 @@ import pytest
 from webmcp_bridge import limits
 from webmcp_bridge.errors import ErrorCode, ToolError
 from webmcp_bridge.execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
-from webmcp_bridge.snapshots import CellRecord, editor_coordinates, index_to_utf16
+from webmcp_bridge.positions import editor_coordinates, index_to_utf16
+from webmcp_bridge.views import CellRecord
 from webmcp_bridge.text import utf8_len
 
 RECORDS = [CellRecord(f"c{i}", "code", f"print({i})") for i in range(5)]
@@ -52,7 +53,7 @@ def test_selector_validation(kwargs, field):
 
 def test_unknown_ids_are_cell_not_found():
     error = invalid(cell_ids=["c1", "zz"])
-    assert error.code is ErrorCode.CELL_NOT_FOUND and error.details == {"cellId": "zz"}
+    assert error.code is ErrorCode.CELL_NOT_FOUND and error.details == {"cellId": "zz", "notebookPath": "n.ipynb"}
 
 
 def test_only_non_empty_code_needs_the_kernel():

@@ -2,7 +2,7 @@ import json
 
 from webmcp_bridge import limits
 from webmcp_bridge.export import export_markdown, fence_for
-from webmcp_bridge.snapshots import CellRecord
+from webmcp_bridge.views import CellRecord
 
 
 def code(cell_id, source, outputs=(), access="write"):

@@ -7,18 +7,11 @@ from js import document
 from pyodide.ffi import create_proxy
 
 from ..access import ACCESS_LEVELS, next_access
+from ..errors import ToolError
+from ..notebooks import live_cell, review_store
+from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
-from ..notebooks import live_cell
-from ..review import (
-    anchor_status,
-    editor_selection,
-    new_id,
-    normalize_threads,
-    output_anchor,
-    range_anchor,
-    stored_entry,
-)
-from ..snapshots import editor_position, offset_of
+from ..review import HUMAN_AUTHOR, anchor_status, cell_anchor, output_anchor, range_anchor
 from .lab import Lab, js_value, to_js_object
 
 CYCLE_CELL = "jupyterlite-webmcp:cycle-cell-access"
@@ -27,7 +20,6 @@ COMMENT_SELECTION = "jupyterlite-webmcp:comment-selection"
 COMMENT_CELL = "jupyterlite-webmcp:comment-cell"
 COMMENT_OUTPUT = "jupyterlite-webmcp:comment-output"
 TOGGLE_PROPOSE = "jupyterlite-webmcp:toggle-propose-mode"
-HUMAN_AUTHOR = {"kind": "human", "name": "You"}
 THREAD_FILTERS = {"open": "Open", "resolved": "Resolved", "all": "All", "current-cell": "Current cell"}
 PANEL_ID = "jp-webmcp-agent-panel"
 ACCESS_LABELS = {"write": "write", "read": "read only", "none": "hidden"}
@@ -282,7 +274,8 @@ class Controls:
         for node in (self._composer_label, self._composer_text, add):
             self._composer.appendChild(node)
         self._threads = _element("div", **{"class": "jp-webmcp-threads"})
-        for node in (self._filter, self._composer, self._threads):
+        self._comments_notice = _element("p", **{"class": "jp-webmcp-notice", "role": "status"})
+        for node in (self._filter, self._composer, self._comments_notice, self._threads):
             body.appendChild(node)
         self._pending_anchor = None
         return body
@@ -295,45 +288,58 @@ class Controls:
         records = notebook.cells()
         active = notebook.active_index()
         active_id = records[active].id if active is not None and active < len(records) else None
-        threads = sorted(normalize_threads(notebook.review_entry()), key=lambda t: t["createdAt"], reverse=True)
+        store = review_store(notebook)
+        threads = sorted(store.threads, key=lambda t: t.created_at, reverse=True)
         stale, self._card_proxies = self._card_proxies, []
         cards = []
         for thread in threads:
-            if wanted in ("open", "resolved") and thread["status"] != wanted:
+            if wanted in ("open", "resolved") and thread.status != wanted:
                 continue
-            if wanted == "current-cell" and thread["anchor"]["cellId"] != active_id:
+            if wanted == "current-cell" and thread.cell_id != active_id:
                 continue
             cards.append(self._card(notebook, thread))
+        unreadable = store.unreadable_count() + (1 if store.damaged else 0)
+        if unreadable:
+            cards.append(
+                _element(
+                    "p",
+                    f"{unreadable} stored review item(s) are in a form this version cannot show; they are kept as they are.",
+                    **{"class": "jp-webmcp-unreadable"},
+                )
+            )
         self._threads.replaceChildren(*cards)
         for proxy in stale:  # the old cards are gone, and so are their listeners
             proxy.destroy()
 
-    def _card(self, notebook: Any, thread: dict) -> Any:
-        status = anchor_status(thread["anchor"], live_cell(notebook, notebook.cells(), thread["anchor"]["cellId"]))
-        card = _element("div", **{"class": "jp-webmcp-thread", "data-thread-id": thread["id"], "data-status": thread["status"]})
+    def _card(self, notebook: Any, thread: Any) -> Any:
+        status = anchor_status(thread.anchor, live_cell(notebook, notebook.cells(), thread.cell_id))
+        card = _element("div", **{"class": "jp-webmcp-thread", "data-thread-id": thread.id, "data-status": thread.status})
         where = "cell gone" if status["cellIndex"] is None else f"cell {status['cellIndex'] + 1}"
-        detail = f"{thread['anchor']['kind']} · {where} · {status['state']}"
+        detail = f"{thread.anchor.kind} · {where} · {status['state']}"
         if status.get("outputChanged"):
             detail += " · output changed"
         card.appendChild(_element("div", detail, **{"class": "jp-webmcp-thread-anchor", "data-state": status["state"]}))
-        for message in thread["messages"]:
-            item = _element("div", **{"class": "jp-webmcp-message", "data-author": message["author"]["kind"]})
-            item.appendChild(_element("span", f"{message['author']['name']} · {message['createdAt'][:16]}", **{"class": "jp-webmcp-message-meta"}))
+        for message in thread.messages:
+            author = message["author"]
+            name = "You" if author["kind"] == "human" else author["name"] or "Browser agent"
+            item = _element("div", **{"class": "jp-webmcp-message", "data-author": author["kind"]})
+            item.appendChild(_element("span", f"{name} · {message['createdAt'][:16]}", **{"class": "jp-webmcp-message-meta"}))
             item.appendChild(_element("div", message["body"], **{"class": "jp-webmcp-message-body"}))  # text, never HTML
             card.appendChild(item)
         reply = _element("textarea", **{"class": "jp-webmcp-reply-text", "aria-label": "Reply"})
         actions = _element("div", **{"class": "jp-webmcp-thread-actions"})
+        reopen = thread.status == "resolved"
         buttons = [
-            ("Reply", "jp-webmcp-reply", lambda: self._update_thread(thread["id"], reply=str(reply.value))),
+            ("Reply", "jp-webmcp-reply", lambda: self._change(thread.id, lambda s, t, now: s.reply(t, str(reply.value), HUMAN_AUTHOR, now) if str(reply.value).strip() else None)),
             (
-                "Resolve" if thread["status"] == "open" else "Reopen",
+                "Reopen" if reopen else "Resolve",
                 "jp-webmcp-toggle-status",
-                lambda: self._update_thread(thread["id"], status="resolved" if thread["status"] == "open" else "open"),
+                lambda: self._change(thread.id, lambda s, t, now: s.set_status(t, "open" if reopen else "resolved", now)),
             ),
-            ("Show", "jp-webmcp-show", lambda: asyncio.ensure_future(self._show(thread["id"]))),
+            ("Show", "jp-webmcp-show", lambda: asyncio.ensure_future(self._show(thread.id))),
         ]
-        if status["state"] == "orphaned":
-            buttons.append(("Re-anchor to selection", "jp-webmcp-reanchor", lambda: self._reanchor(thread["id"])))
+        if status["state"] in ("orphaned", "cell-missing"):
+            buttons.append(("Re-anchor to selection", "jp-webmcp-reanchor", lambda: self._reanchor(thread.id)))
         for label, css, action in buttons:
             button = _element("button", label, **{"class": f"{css} jp-mod-styled"})
             button.addEventListener("click", self._card_proxy(lambda *_, action=action: action()))
@@ -342,27 +348,28 @@ class Controls:
         card.appendChild(actions)
         return card
 
-    def _store(self, notebook: Any, change) -> None:
-        threads = normalize_threads(notebook.review_entry())
-        change(threads)
-        notebook.set_review_entry(stored_entry(threads))
+    def _save(self, notebook: Any, change) -> None:
+        """Apply one human change through the shared review operations (the human is never restricted)."""
+        try:
+            outcome = change(review_store(notebook), iso_now())
+        except ToolError as error:
+            self._comments_notice.textContent = error.message
+            return
+        self._comments_notice.textContent = ""
+        if outcome is not None:
+            notebook.set_review_entry(outcome[0])
         self.render_threads()
 
-    def _update_thread(self, thread_id: str, reply: str = "", status: str = "") -> None:
+    def _change(self, thread_id: str, change) -> None:
         notebook = self._lab.current_notebook()
-        if notebook is None or (not reply.strip() and not status):
+        if notebook is None:
             return
 
-        def change(threads: list) -> None:
-            for thread in threads:
-                if thread["id"] == thread_id:
-                    if reply.strip():
-                        thread["messages"].append(_human_message(reply))
-                    if status:
-                        thread["status"] = status
-                    thread["updatedAt"] = iso_now()
+        def on_thread(store: Any, now: str) -> Any:
+            thread = next((t for t in store.threads if t.id == thread_id), None)
+            return change(store, thread, now) if thread is not None else None
 
-        self._store(notebook, change)
+        self._save(notebook, on_thread)
 
     def _selection_anchor(self, notebook: Any) -> Any:
         index = notebook.active_index()
@@ -374,7 +381,7 @@ class Controls:
             points = [editor_position(record.source, *point) for point in (editor.selection_start, editor.selection_end)]
             start, end = sorted(offset_of(record.source, point) for point in points)
             return range_anchor(record.id, record.source, start, end)
-        return {"kind": "cell", "cellId": record.id}
+        return cell_anchor(record.id)
 
     def _start_comment(self, anchor: Any) -> None:
         if anchor is None:
@@ -391,12 +398,8 @@ class Controls:
         body = str(self._composer_text.value)
         if notebook is None or self._pending_anchor is None or not body.strip():
             return
-        stamp = iso_now()
-        thread = {
-            "id": new_id("t"), "status": "open", "createdAt": stamp, "updatedAt": stamp,
-            "anchor": self._pending_anchor, "messages": [_human_message(body)],
-        }
-        self._store(notebook, lambda threads: threads.append(thread))
+        anchor = self._pending_anchor
+        self._save(notebook, lambda store, now: store.create(anchor, body, HUMAN_AUTHOR, now))
         self._pending_anchor = None
         self._composer_text.value = ""
         self._composer.hidden = True
@@ -406,24 +409,19 @@ class Controls:
         anchor = self._selection_anchor(notebook) if notebook is not None else None
         if anchor is None or anchor["kind"] != "source-range":
             return
-
-        def change(threads: list) -> None:
-            for thread in threads:
-                if thread["id"] == thread_id:
-                    thread["anchor"] = anchor
-                    thread["updatedAt"] = iso_now()
-
-        self._store(notebook, change)
+        self._change(thread_id, lambda store, thread, now: store.reanchor(thread, anchor, now))
 
     async def _show(self, thread_id: str) -> None:
         notebook = self._lab.current_notebook()
-        thread = next((t for t in normalize_threads(notebook.review_entry()) if t["id"] == thread_id), None)
-        live = live_cell(notebook, notebook.cells(), thread["anchor"]["cellId"]) if thread else None
+        thread = next((t for t in review_store(notebook).threads if t.id == thread_id), None)
+        live = live_cell(notebook, notebook.cells(), thread.cell_id) if thread else None
         if live is None:
             return
-        await notebook.focus_cell(live.index, editor_selection(anchor_status(thread["anchor"], live), live.source))
-        if thread["anchor"]["kind"] == "output":
-            notebook.highlight_output(live.index, thread["anchor"]["outputIndex"])
+        status = anchor_status(thread.anchor, live)
+        selection = editor_range(live.source, status["range"]["start"], status["range"]["end"]) if "range" in status else None
+        await notebook.focus_cell(live.index, selection)
+        if thread.anchor.kind == "output":
+            notebook.highlight_output(live.index, thread.anchor.output_index)
 
     def _output_at(self, node: Any) -> Any:
         """(cell index, output index) of the output element that was right-clicked."""
@@ -473,11 +471,7 @@ class Controls:
     def _cell_anchor(self) -> Any:
         notebook = self._lab.current_notebook()
         index = notebook.active_index() if notebook is not None else None
-        return {"kind": "cell", "cellId": notebook.cells()[index].id} if index is not None else None
-
-
-def _human_message(body: str) -> dict:
-    return {"id": new_id("m"), "author": dict(HUMAN_AUTHOR), "createdAt": iso_now(), "body": body}
+        return cell_anchor(notebook.cells()[index].id) if index is not None else None
 
 
 def install_controls(lab: Lab, host: Any) -> None:

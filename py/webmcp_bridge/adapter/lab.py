@@ -8,12 +8,13 @@ from js import JSON, Object, clearTimeout, setTimeout
 from pyodide.ffi import JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
 from .. import limits
-from ..access import METADATA_KEY, Access, access_of, with_access
-from ..models import KernelInfo
+from ..access import METADATA_KEY, Access, cell_access, notebook_access, with_cell_access, with_notebook_access
+from ..shapes import KernelInfo
 from ..hashing import source_hash
-from ..provenance import Action, Actor, add_history, history_of, human_changes, iso_now
-from ..review import REVIEW_KEY, normalize_threads
-from ..snapshots import CellList, CellRecord, EditorState
+from ..shapes import Action, Actor
+from ..provenance import add_history, human_changes, iso_now
+from ..review import REVIEW_KEY, ReviewStore
+from ..views import CellList, CellRecord, EditorState
 from .proposals import ProposalBoard
 
 _KERNEL_STATUS = {
@@ -37,8 +38,12 @@ async def settled(promise: Any, wait_ms: int) -> bool:
         return False
 
 
-def _stored_access(entry: Any) -> Access:
-    return access_of({METADATA_KEY: to_python(entry)})
+def stored_metadata(owner: Any) -> dict[str, Any]:
+    """`{METADATA_KEY: entry}` of a model or shared cell, or `{}` when it has none (a stored null stays None)."""
+    value = owner.getMetadata(METADATA_KEY)
+    if value is None:
+        return {}
+    return {METADATA_KEY: None if value is jsnull else to_python(value)}
 
 
 def js_value(value: Any) -> Any:
@@ -87,13 +92,14 @@ class NotebookHandle:
 
     def _read_cells(self, shared: Any) -> CellList:
         rows = json.loads(self._lab.readers.cells(shared, METADATA_KEY))
+        # The reader sends, per cell, no entry (null), a damaged one (false) or just its access field.
         return CellList(
-            CellRecord(cell_id, kind, source, access_of({METADATA_KEY: {} if access is None else {"access": access}}))
-            for cell_id, kind, source, access in rows
+            CellRecord(cell_id, kind, source, cell_access({} if entry is None else {METADATA_KEY: entry}))
+            for cell_id, kind, source, entry in rows
         )
 
     def access(self) -> Access:
-        return _stored_access(self._notebook.model.getMetadata(METADATA_KEY))
+        return notebook_access(stored_metadata(self._notebook.model))
 
     def _shared_cell(self, cell_id: str) -> Any:
         return next((c for c in self._shared_cells() if str(c.id) == cell_id), None)
@@ -103,26 +109,55 @@ class NotebookHandle:
         cell = self._shared_cell(cell_id)
         if cell is None:
             return
-        entry = to_python(cell.getMetadata(METADATA_KEY))
-        entry = dict(entry) if isinstance(entry, dict) else {}
-        entry["history"] = add_history(history_of({METADATA_KEY: entry}), actor, action, iso_now(), tool)
+        stored = stored_metadata(cell)
+        entry = stored.get(METADATA_KEY, {})
+        if not isinstance(entry, dict):
+            return  # a damaged entry hides the cell; rewriting it would reveal the cell
+        entry["history"] = add_history(entry.get("history"), actor, action, iso_now(), tool)
         cell.setMetadata(METADATA_KEY, to_js_object(entry))
         self._lab.human_edits.settle(self._panel, cell_id, source_hash(str(cell.getSource())))
 
     def set_cell_access(self, index: int, access: Access) -> None:
         cell = self._shared_cells()[index]
-        cell.setMetadata(METADATA_KEY, to_js_object(with_access({METADATA_KEY: to_python(cell.getMetadata(METADATA_KEY))}, access)))
+        cell.setMetadata(METADATA_KEY, to_js_object(with_cell_access(stored_metadata(cell), access)))
         self.refresh_markers()
 
     def set_access(self, access: Access) -> None:
         model = self._notebook.model
-        model.setMetadata(METADATA_KEY, to_js_object(with_access({METADATA_KEY: to_python(model.getMetadata(METADATA_KEY))}, access)))
+        model.setMetadata(METADATA_KEY, to_js_object(with_notebook_access(stored_metadata(model), access)))
 
-    def attach_below_cell(self, cell_id: str, node: Any) -> None:
-        for widget in self._notebook.widgets:
-            if str(widget.model.id) == cell_id:
-                widget.node.appendChild(node)
+    def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
+        """Show `node` under the cell, and keep it there when the cell moves or its widget is rebuilt.
+
+        The same node moves, so whatever the human typed into it stays. Returns a function that stops following.
+        """
+
+        following = [True]
+
+        def place(*_: Any) -> None:
+            if not following[0]:
                 return
+            for widget in self._notebook.widgets:
+                if str(widget.model.id) == cell_id:
+                    if node.parentElement != widget.node:
+                        widget.node.appendChild(node)
+                    return
+
+        def on_cells_changed(*_: Any) -> None:
+            place()
+            setTimeout(create_once_callable(place), 0)  # widgets created after this change settle
+
+        place()
+        cells = self._notebook.model.cells
+        proxy = create_proxy(on_cells_changed)
+        cells.changed.connect(proxy)
+
+        def stop() -> None:
+            following[0] = False
+            cells.changed.disconnect(proxy)
+            proxy.destroy()
+
+        return stop
 
     def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
         """Deny with a reason if the cell is deleted, the notebook closed, or renamed or moved."""
@@ -163,12 +198,13 @@ class NotebookHandle:
         return to_python(self._notebook.model.getMetadata(REVIEW_KEY))
 
     def set_review_entry(self, entry: dict[str, Any]) -> None:
-        self._notebook.model.setMetadata(REVIEW_KEY, to_js_object(entry))
+        # Through JSON text, so every stored value (odd numbers, lone surrogates) comes back exactly.
+        self._notebook.model.setMetadata(REVIEW_KEY, JSON.parse(json.dumps(entry)))
         self.refresh_markers()
 
     def refresh_markers(self) -> None:
         """Markers on cells the owner restricted and on cells with open review threads."""
-        discussed = {t["anchor"]["cellId"] for t in normalize_threads(self.review_entry()) if t["status"] == "open"}
+        discussed = {t.cell_id for t in ReviewStore(self.review_entry()).threads if t.status == "open"}
         for widget, record in zip(self._notebook.widgets, self.cells()):
             for level in ("read", "none"):
                 widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
@@ -272,11 +308,23 @@ class NotebookHandle:
         reply = js_value(await self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext))
         return str(reply.content.status) if reply is not None else "error"
 
-    def interrupt_kernel(self) -> None:
+    def _kernel(self) -> Any:
         session = js_value(self._panel.sessionContext.session)
-        kernel = js_value(session.kernel) if session is not None else None
+        return js_value(session.kernel) if session is not None else None
+
+    def interrupt_kernel(self) -> None:
+        """Send an interrupt without waiting (from an abort listener)."""
+        kernel = self._kernel()
         if kernel is not None:
             kernel.interrupt()
+
+    async def interrupt_kernel_now(self) -> bool:
+        """Send an interrupt and wait until the kernel has applied it; False if it did not answer in time."""
+        kernel = self._kernel()
+        try:
+            return kernel is not None and await settled(kernel.interrupt(), limits.KERNEL_INTERRUPT_WAIT_MS)
+        except Exception:  # the kernel refused it (for example, it died meanwhile)
+            return False
 
     async def restart_kernel(self) -> None:
         await self._panel.sessionContext.restartKernel()
@@ -460,7 +508,7 @@ class Lab:
         if entry is None or entry.get("type") != "notebook":
             return None
         content = entry.get("content")
-        return access_of(content.get("metadata") if isinstance(content, dict) else None)
+        return notebook_access(content.get("metadata") if isinstance(content, dict) else None)
 
     async def notebook_paths(self) -> list[str]:
         """Every notebook in the workspace, breadth-first."""
@@ -490,10 +538,10 @@ class Lab:
             return
         if access is not None:
             metadata = content.setdefault("metadata", {})
-            metadata[METADATA_KEY] = with_access(metadata, access)
+            metadata[METADATA_KEY] = with_notebook_access(metadata, access)
         for cell in content.get("cells") or [] if cells is not None else []:
             metadata = cell.setdefault("metadata", {})
-            metadata[METADATA_KEY] = with_access(metadata, cells)
+            metadata[METADATA_KEY] = with_cell_access(metadata, cells)
         await self._contents.save(path, to_js_object({"type": "notebook", "format": "json", "content": content}))
 
     async def notebook_access(self, path: str) -> Optional[Access]:

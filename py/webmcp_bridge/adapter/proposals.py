@@ -7,7 +7,7 @@ from js import document
 from pyodide.ffi import create_proxy
 
 from ..errors import ErrorCode, ToolError
-from ..review import new_id
+from ..proposals import new_proposal_id
 
 
 def _node(tag: str, text: str = "", css: str = "") -> Any:
@@ -38,7 +38,7 @@ class ProposalBoard:
         self, notebook: Any, cell_id: str, title: str, preview: list[tuple[str, str]], abort: Any
     ) -> tuple[str, Optional[str], str]:
         """Show the proposal under the cell and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
-        proposal_id = new_id("p")
+        proposal_id = new_proposal_id()
         key = (notebook.path, cell_id)
         self._pending[key] = proposal_id
         decision: asyncio.Future = asyncio.get_event_loop().create_future()
@@ -68,10 +68,11 @@ class ProposalBoard:
             box.appendChild(node)
         stop_watching = notebook.watch_proposal(cell_id, lambda why: settle(("denied", why)))
         stop_abort = abort.on_abort(lambda: settle(("aborted", None)))
-        notebook.attach_below_cell(cell_id, box)
+        stop_following = notebook.keep_below_cell(cell_id, box)
         try:
             outcome, detail = await decision
         finally:
+            stop_following()
             stop_abort()
             stop_watching()
             box.remove()

@@ -7,12 +7,12 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..models import CellSnapshot, NotebookInfo
+from ..shapes import CellSnapshot, NotebookInfo
 from ..notebooks import find_cell, info_of, resolve_notebook
-from ..provenance import history_of
+from ..provenance import HistoryEntry, history_of
 from ..registry import CallContext, tool
 from ..schema import Arguments
-from ..snapshots import CellRecord, cell_snapshot
+from ..views import CellRecord, cell_snapshot
 
 
 class GetCellsResult(TypedDict):
@@ -72,13 +72,6 @@ async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult
         "omittedCount": len(wanted) - len(kept),
         "hiddenCellCount": hidden,
     }
-
-
-class HistoryEntry(TypedDict):
-    at: str
-    actor: Literal["human", "agent"]
-    action: Literal["inserted", "edited", "ran", "deleted"]
-    tool: NotRequired[str]
 
 
 class CellAccessSummary(TypedDict):

@@ -5,8 +5,8 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..models import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
-from ..snapshots import editor_coordinates
+from ..shapes import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
+from ..positions import editor_coordinates
 from ..notebooks import find_cell, focus_of, info_of, resolve_notebook, review_counts
 from ..registry import CallContext, tool
 from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument

@@ -7,12 +7,12 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..models import CellSnapshot, NotebookInfo
+from ..shapes import CellSnapshot, NotebookInfo
 from ..notebooks import find_cell, info_of, resolve_notebook
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes
-from ..snapshots import CellRecord, cell_snapshot
+from ..views import CellRecord, cell_snapshot
 from ..text import clamp_chars
 
 CELL_TYPES = ("code", "markdown", "raw")

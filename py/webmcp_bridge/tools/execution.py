@@ -7,11 +7,11 @@ from typing_extensions import NotRequired, TypedDict
 
 from ..errors import ErrorCode, ToolError
 from ..execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
-from ..models import KernelInfo, NotebookInfo
+from ..shapes import KernelInfo, NotebookInfo
 from ..access import notebook_not_found
 from ..proposals import ask_human, denied
 from ..notebooks import info_of, no_active_notebook, resolve_notebook
-from ..snapshots import CellRecord
+from ..views import CellRecord
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
@@ -64,7 +64,7 @@ def _guard_notebook_still(notebook, args: RunCellsArguments) -> bool:
     """Re-check the notebook's access mid-call: False when it became read-only; hidden fails the call."""
     access = notebook.access()
     if access == "none":
-        raise no_active_notebook() if args.notebookPath is None else notebook_not_found(args.notebookPath)
+        raise no_active_notebook() if args.notebookPath is None else notebook_not_found(notebook.path)
     return access == "write"
 
 
@@ -171,22 +171,47 @@ class KernelActionResult(TypedDict):
     notebookPath: str
     kernel: KernelInfo
     message: str
+    interruptSent: NotRequired[bool]
+
+
+NOT_RUNNING = {
+    "idle": "Nothing was running, so no interrupt was sent.",
+    "starting": "The kernel is still starting and runs nothing yet, so no interrupt was sent.",
+    "unknown": "The kernel is still starting and runs nothing yet, so no interrupt was sent.",
+    "dead": "The kernel is dead, so no interrupt was sent; restart it.",
+}
+INTERRUPTED = (
+    "Interrupt applied: executions waiting in the kernel's queue are cancelled (they end with "
+    '"Kernel Interrupt"). The Pyodide kernel cannot stop code that is already running: it finishes '
+    "on its own, or restart the kernel to stop it."
+)
 
 
 @tool("jupyter_kernel_action", "Interrupt or restart the kernel", read_only=False, untrusted_content=False)
 async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> KernelActionResult:
     """Interrupt or restart a notebook's kernel, which the human shares.
 
-    An interrupt stops their work too; a restart discards every variable in
-    memory.
+    An interrupt cancels queued executions, the human's too; the Pyodide
+    kernel cannot stop code already running. A restart stops everything and
+    discards all in-memory state (variables, imports).
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if not await notebook.has_kernel():
         raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+    result: dict = {"action": args.action, "notebookPath": notebook.path}
     if args.action == "interrupt":
-        notebook.interrupt_kernel()
-        message = "Interrupt sent to the kernel; queued executions are cancelled."
+        status = notebook.kernel()["status"]
+        if status in NOT_RUNNING:
+            # Sent while the kernel starts, JupyterLite applies it once it is up: to the next run.
+            result.update(message=NOT_RUNNING[status], interruptSent=False)
+        elif await notebook.interrupt_kernel_now():
+            result.update(message=INTERRUPTED, interruptSent=True)
+        else:
+            result.update(message="Interrupt sent; the kernel has not confirmed it yet.", interruptSent=True)
     else:
         await notebook.restart_kernel()
-        message = "Kernel restarted: every variable and import held in memory is lost; rerun cells to rebuild state."
-    return {"action": args.action, "notebookPath": notebook.path, "kernel": notebook.kernel(), "message": message}
+        result["message"] = (
+            "Kernel restarted: all in-memory state (variables, imports, definitions) is lost; "
+            "rerun cells to rebuild it."
+        )
+    return {**result, "kernel": notebook.kernel()}  # type: ignore[typeddict-item]

@@ -8,7 +8,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..models import KernelInfo, NotebookInfo
+from ..shapes import KernelInfo, NotebookInfo
 from ..notebooks import info_of, resolve_notebook
 from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
 from ..registry import CallContext, tool

@@ -8,9 +8,10 @@ from typing import Any, Optional, Sequence
 from . import limits
 from .access import METADATA_KEY, Access
 from .hashing import revision, source_hash
-from .models import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
+from .shapes import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
 from .outputs import joined, serialize_outputs
 from .paths import base_name
+from .positions import editor_position, offset_of
 from .provenance import last_edit
 from .text import clamp_utf8
 
@@ -91,41 +92,6 @@ def cell_snapshot(
     if shown and len(json.dumps(shown, ensure_ascii=False)) <= limits.MAX_CELL_METADATA_CHARS:
         snapshot["metadata"] = shown
     return snapshot
-
-
-def utf16_to_index(line: str, column: int) -> int:
-    """Convert a UTF-16 column (what browser editors count) to a str index."""
-    units = 0
-    for index, char in enumerate(line):
-        if units >= column:
-            return index
-        units += 2 if ord(char) > 0xFFFF else 1
-    return len(line)
-
-
-def index_to_utf16(line: str, index: int) -> int:
-    """Convert a str index on one line to the UTF-16 column browser editors expect."""
-    return sum(2 if ord(char) > 0xFFFF else 1 for char in line[: max(0, index)])
-
-
-def editor_coordinates(source: str, position: Position) -> tuple[int, int]:
-    """A character position, clamped into the source, as (line, UTF-16 column)."""
-    lines = source.split("\n")
-    line = max(0, min(position["line"], len(lines) - 1))
-    return line, index_to_utf16(lines[line], min(position["column"], len(lines[line])))
-
-
-def editor_position(source: str, line: int, column: int) -> Position:
-    """An editor position with its column counted in characters."""
-    lines = source.split("\n")
-    line = max(0, min(line, len(lines) - 1))
-    return {"line": line, "column": utf16_to_index(lines[line], column)}
-
-
-def offset_of(source: str, position: Position) -> int:
-    lines = source.split("\n")
-    line = max(0, min(position["line"], len(lines) - 1))
-    return sum(len(text) + 1 for text in lines[:line]) + min(position["column"], len(lines[line]))
 
 
 def text_selection(source: str, start: Position, end: Position) -> Optional[TextSelection]:

@@ -4,6 +4,8 @@ from typing import Literal, Optional
 
 from typing_extensions import NotRequired, TypedDict
 
+Actor = Literal["human", "agent"]
+Action = Literal["inserted", "edited", "ran", "deleted"]
 KernelStatus = Literal["idle", "busy", "starting", "dead", "unavailable", "unknown"]
 CellType = Literal["code", "markdown", "raw"]
 
@@ -87,5 +89,5 @@ class CellSnapshot(TypedDict):
     outputs: NotRequired[list[OutputSnapshot]]
     outputsTruncated: NotRequired[bool]
     metadata: NotRequired[dict]
-    lastEditedBy: NotRequired[Literal["human", "agent"]]
+    lastEditedBy: NotRequired[Actor]
     lastEditedAt: NotRequired[str]
