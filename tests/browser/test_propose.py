@@ -150,6 +150,18 @@ def box_owner(lab):
     )
 
 
+def drag_cell(lab, source: int, target: int) -> None:
+    cells = lab.page.locator(".jp-Notebook .jp-Cell")
+    start = cells.nth(source).locator(".jp-InputPrompt").bounding_box()
+    end = cells.nth(target).bounding_box()
+    x, y = start["x"] + 5, start["y"] + 5
+    lab.page.mouse.move(x, y)
+    lab.page.mouse.down()
+    for step in range(1, 11):
+        lab.page.mouse.move(x, y + (end["y"] + end["height"] * 0.7 - y) * step / 10)
+    lab.page.mouse.up()
+
+
 def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
     box = propose(lab, "c0", "x0 = 'moved'")
     box.locator(".jp-webmcp-proposal-reason").fill("half-typ")
@@ -176,6 +188,8 @@ def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
     lab.wait_for(lambda: box_owner(lab) == "c1", timeout=5)
     lab.page.evaluate(MOVE, [3, 0])
     lab.wait_for(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] == "c1", timeout=5)
+    drag_cell(lab, 0, 2)  # with the mouse, as a human drags a cell by its prompt
+    lab.wait_for(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] != "c1", timeout=5)
     box.locator(".jp-webmcp-proposal-reason").press("End")
     box.locator(".jp-webmcp-proposal-reason").press_sequentially("this one")
     box.locator(".jp-webmcp-proposal-deny").click()
