@@ -1,11 +1,12 @@
 """Resolving notebooks and cells for a tool, with the owner's access applied on one path."""
 
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from .access import Intent, cell_not_found, guard_cell, guard_notebook, not_a_notebook, notebook_not_found
 from .errors import ErrorCode, ToolError
 from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .paths import is_notebook_path, normalize_path
+from .port import LabPort, NotebookPort
 from .review import LiveCell, ReviewStore, counts
 from .views import CellRecord, cell_list, focus_context, notebook_info
 
@@ -14,7 +15,9 @@ def no_active_notebook() -> ToolError:
     return ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no notebook open. Open one first, or pass notebookPath.")
 
 
-async def resolve_notebook(lab: Any, path: Optional[str], intent: Intent = "read", *, activate: bool = False) -> Any:
+async def resolve_notebook(
+    lab: LabPort, path: Optional[str], intent: Intent = "read", *, activate: bool = False
+) -> NotebookPort:
     """The notebook at `path` (opened if needed) or the current one.
 
     A notebook the owner hid reads exactly as a missing one (or as no current
@@ -51,7 +54,7 @@ def find_cell(records: Sequence[CellRecord], cell_id: str, path: str, intent: In
     raise cell_not_found(cell_id, path)
 
 
-def live_cell(notebook: Any, records: Sequence[CellRecord], cell_id: str) -> Optional[LiveCell]:
+def live_cell(notebook: NotebookPort, records: Sequence[CellRecord], cell_id: str) -> Optional[LiveCell]:
     """The cell's index, source and outputs as they are now, for anchoring; None when it is gone."""
     for index, record in enumerate(records):
         if record.id == cell_id:
@@ -60,21 +63,21 @@ def live_cell(notebook: Any, records: Sequence[CellRecord], cell_id: str) -> Opt
     return None
 
 
-def review_store(notebook: Any) -> ReviewStore:
+def review_store(notebook: NotebookPort) -> ReviewStore:
     return ReviewStore(notebook.review_entry())
 
 
-def review_counts(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
+def review_counts(notebook: NotebookPort, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
     """Counts of the threads the agent may know of: those on hidden cells do not exist for it."""
     hidden = cell_list(notebook.cells() if records is None else records).hidden_ids
     return counts(review_store(notebook).visible(hidden))
 
 
-def info_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:
+def info_of(notebook: NotebookPort, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:
     return notebook_info(notebook.path, notebook.dirty, notebook.cells() if records is None else records)
 
 
-def focus_of(notebook: Any, records: Optional[Sequence[CellRecord]] = None) -> FocusContext:
+def focus_of(notebook: NotebookPort, records: Optional[Sequence[CellRecord]] = None) -> FocusContext:
     return focus_context(
         notebook.cells() if records is None else records,
         notebook.active_index(),

@@ -2,13 +2,14 @@
 
 import difflib
 import uuid
-from typing import Any, Literal, Optional
+from typing import Any, Optional
 
 from . import limits
 from .errors import ErrorCode, ToolError
+from .port import NotebookPort
+from .registry import CallContext
+from .shapes import DiffKind
 from .text import clamp_utf8
-
-DiffKind = Literal["same", "removed", "added"]
 
 
 def diff_lines(before: str, after: str) -> list[tuple[DiffKind, str]]:
@@ -31,7 +32,9 @@ def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> dict[str, A
     return {"status": "denied", "code": "PROPOSAL_DENIED", "proposalId": proposal_id, "cellId": cell_id, "reason": text}
 
 
-async def ask_human(ctx: Any, notebook: Any, cell_id: str, title: str, preview: list[tuple[DiffKind, str]]):
+async def ask_human(
+    ctx: CallContext, notebook: NotebookPort, cell_id: str, title: str, preview: list[tuple[DiffKind, str]]
+) -> tuple[str, Optional[str], str]:
     """Put a proposal in front of the human (one per cell at a time) and wait for their decision."""
     proposals = ctx.lab.proposals
     existing = proposals.pending_id(notebook.path, cell_id)

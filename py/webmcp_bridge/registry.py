@@ -8,13 +8,16 @@ from typing import Any, Awaitable, Callable, Optional, get_type_hints
 
 from .envelope import failure, success
 from .errors import ErrorCode, ToolError, error_payload
+from .port import AbortState, LabPort
 from .schema import Arguments, input_schema, output_schema, parse_arguments
 
 
 class NeverAborted:
     """The abort state of a call made without an AbortSignal."""
 
-    aborted = False
+    @property
+    def aborted(self) -> bool:
+        return False
 
     def on_abort(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Run `callback` when the call is aborted; returns a function that cancels that."""
@@ -23,10 +26,11 @@ class NeverAborted:
 
 @dataclass
 class CallContext:
-    """What a tool call gets besides its arguments: the lab and the abort state."""
+    """What a tool call gets besides its arguments: the lab, the abort state and the tool's own name."""
 
-    lab: Any
-    abort: Any = field(default_factory=NeverAborted)
+    lab: LabPort
+    abort: AbortState = field(default_factory=NeverAborted)
+    tool: str = ""
 
 
 Handler = Callable[[Any, CallContext], Awaitable[Any]]
@@ -61,6 +65,7 @@ class Tool:
             if context.abort.aborted:
                 raise ToolError(ErrorCode.ABORTED, "The call was aborted before it started.")
             arguments = parse_arguments(self.arguments, raw_arguments)
+            context.tool = self.name
             return success(await self.handler(arguments, context))
         except asyncio.CancelledError:
             return failure(error_payload(ToolError(ErrorCode.ABORTED, "The call was cancelled.")))

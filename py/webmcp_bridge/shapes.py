@@ -5,6 +5,7 @@ from typing import Literal, Optional
 from typing_extensions import NotRequired, TypedDict
 
 Actor = Literal["human", "agent"]
+DiffKind = Literal["same", "removed", "added"]
 Action = Literal["inserted", "edited", "ran", "deleted"]
 KernelStatus = Literal["idle", "busy", "starting", "dead", "unavailable", "unknown"]
 CellType = Literal["code", "markdown", "raw"]

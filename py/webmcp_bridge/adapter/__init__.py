@@ -11,8 +11,9 @@ from pyodide.ffi import create_proxy, to_js
 
 from ..envelope import to_json
 from ..registry import CallContext, NeverAborted, Registry
-from .controls import install_controls
-from .lab import Lab, to_python, js_value
+from .panel import install_controls
+from .ffi import js_value, to_python
+from .lab import Lab
 from .selection import OutputSelectionTracker
 
 

@@ -3,20 +3,11 @@
 import asyncio
 from typing import Any, Optional
 
-from js import document
 from pyodide.ffi import create_proxy
 
 from ..errors import ErrorCode, ToolError
 from ..proposals import new_proposal_id
-
-
-def _node(tag: str, text: str = "", css: str = "") -> Any:
-    node = document.createElement(tag)
-    if text:
-        node.textContent = text
-    if css:
-        node.className = css
-    return node
+from .dom import element
 
 
 class ProposalBoard:
@@ -47,17 +38,17 @@ class ProposalBoard:
             if not decision.done():
                 decision.set_result(outcome)
 
-        box = _node("div", css="jp-webmcp-proposal")
+        box = element("div", **{"class": "jp-webmcp-proposal"})
         box.dataset.proposalId = proposal_id
-        box.appendChild(_node("div", title, "jp-webmcp-proposal-title"))
-        diff = _node("pre", css="jp-webmcp-proposal-diff")
+        box.appendChild(element("div", title, **{"class": "jp-webmcp-proposal-title"}))
+        diff = element("pre", **{"class": "jp-webmcp-proposal-diff"})
         for kind, text in preview:
             marker = {"same": "  ", "removed": "- ", "added": "+ "}[kind]
-            diff.appendChild(_node("div", marker + text, f"jp-webmcp-diff-{kind}"))
-        reason = _node("input", css="jp-webmcp-proposal-reason")
+            diff.appendChild(element("div", marker + text, **{"class": f"jp-webmcp-diff-{kind}"}))
+        reason = element("input", **{"class": "jp-webmcp-proposal-reason"})
         reason.placeholder = "Reason (optional, sent to the agent on deny)"
-        accept = _node("button", "Accept", "jp-webmcp-proposal-accept jp-mod-styled jp-mod-accept")
-        deny = _node("button", "Deny", "jp-webmcp-proposal-deny jp-mod-styled jp-mod-reject")
+        accept = element("button", "Accept", **{"class": "jp-webmcp-proposal-accept jp-mod-styled jp-mod-accept"})
+        deny = element("button", "Deny", **{"class": "jp-webmcp-proposal-deny jp-mod-styled jp-mod-reject"})
         proxies = [
             create_proxy(lambda *_: settle(("accepted", None))),
             create_proxy(lambda *_: settle(("denied", str(reason.value)))),

@@ -9,7 +9,8 @@ from .. import limits
 from ..provenance import iso_now
 from ..review import output_fingerprint
 from ..text import clamp_utf8
-from .lab import Lab, js_value
+from .ffi import js_value
+from .lab import Lab
 
 OUTPUT = ".jp-OutputArea-output"
 SETTLE_MS = 150

@@ -3,7 +3,7 @@
 from typing import Literal, Optional
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError

@@ -10,6 +10,7 @@ from ..errors import ErrorCode, ToolError
 from ..shapes import CellSnapshot, NotebookInfo
 from ..notebooks import find_cell, info_of, resolve_notebook
 from ..proposals import ask_human, denied, diff_lines
+from ..port import NotebookPort
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes
 from ..views import CellRecord, cell_snapshot
@@ -48,7 +49,7 @@ class ReviewedResult(TypedDict):
     reason: NotRequired[Optional[str]]
 
 
-def reread(notebook, cell_id: str) -> CellResult:
+def reread(notebook: NotebookPort, cell_id: str) -> CellResult:
     """The written cell, found again by id (the human may have moved, deleted or hidden it)."""
     records = notebook.cells()
     index = find_cell(records, cell_id, notebook.path)
@@ -102,7 +103,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
         records = notebook.cells()
         index = find_cell(records, anchor, notebook.path) + (1 if args.position == "below" else 0)
     cell_id = notebook.insert_cell(index, args.cellType, args.source)
-    notebook.record_history(cell_id, "agent", "inserted", "jupyter_insert_cell")
+    notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
     if args.activate:
         notebook.activate_cell(index, render_markdown=bool(args.source))
     return {**reread(notebook, cell_id), **accepted}
@@ -115,7 +116,7 @@ class UpdateCellArguments(Arguments):
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
 
 
-def _checked_index(notebook, args: UpdateCellArguments) -> int:
+def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
     records = notebook.cells()
     index = find_cell(records, args.cellId, notebook.path, "write")
     check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read.")
@@ -139,7 +140,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     index = _checked_index(notebook, args)
     if not ctx.lab.proposals.reviews("update"):
         notebook.set_source(index, args.source)
-        notebook.record_history(args.cellId, "agent", "edited", "jupyter_update_cell")
+        notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
         return reread(notebook, args.cellId)
     before = notebook.cells()[index].source
     outcome, reason, proposal_id = await ask_human(
@@ -150,7 +151,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     index = _checked_index(notebook, args)  # a human edit made while it waited still wins
     notebook.set_source(index, args.source)
-    notebook.record_history(args.cellId, "agent", "edited", "jupyter_update_cell")
+    notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
     return {**reread(notebook, args.cellId), "status": "accepted", "proposalId": proposal_id}
 
 

@@ -12,6 +12,7 @@ from ..access import notebook_not_found
 from ..proposals import ask_human, denied
 from ..notebooks import info_of, no_active_notebook, resolve_notebook
 from ..views import CellRecord
+from ..port import NotebookPort
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
@@ -52,7 +53,7 @@ def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
 GONE = "The cell no longer exists; it was not run."
 
 
-def _locate(notebook, target: Target) -> tuple[int, Optional[CellRecord]]:
+def _locate(notebook: NotebookPort, target: Target) -> tuple[int, Optional[CellRecord]]:
     """The target's current index and record; (-1, None) once deleted or hidden."""
     for index, record in enumerate(notebook.cells()):
         if record.id == target.cell_id:
@@ -60,7 +61,7 @@ def _locate(notebook, target: Target) -> tuple[int, Optional[CellRecord]]:
     return -1, None
 
 
-def _guard_notebook_still(notebook, args: RunCellsArguments) -> bool:
+def _guard_notebook_still(notebook: NotebookPort, args: RunCellsArguments) -> bool:
     """Re-check the notebook's access mid-call: False when it became read-only; hidden fails the call."""
     access = notebook.access()
     if access == "none":
@@ -68,7 +69,7 @@ def _guard_notebook_still(notebook, args: RunCellsArguments) -> bool:
     return access == "write"
 
 
-async def _run_one(notebook, target: Target, ctx: CallContext) -> CellRunResult:
+async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> CellRunResult:
     index, record = _locate(notebook, target)
     if record is None:
         return _skipped(-1, target.reported_id, GONE)
@@ -92,7 +93,7 @@ async def _run_one(notebook, target: Target, ctx: CallContext) -> CellRunResult:
     index, record = _locate(notebook, target)
     if record is None:  # deleted or hidden while it ran: reported like a vanished target
         return _skipped(-1, target.reported_id, GONE)
-    notebook.record_history(record.id, "agent", "ran", "jupyter_run_cells")
+    notebook.record_history(record.id, "agent", "ran", ctx.tool)
     cell = notebook.cell_json(index)
     outputs = list(cell.get("outputs") or [])
     result: CellRunResult = {

@@ -12,6 +12,7 @@ from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
 from ..notebooks import find_cell, info_of, live_cell, resolve_notebook, review_store
 from ..positions import editor_range, strict_offset
 from ..provenance import iso_now
+from ..port import NotebookPort
 from ..registry import CallContext, tool
 from ..review import (
     AGENT_AUTHOR,
@@ -68,7 +69,7 @@ def _require_message(field: str, body: str) -> None:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, f"{field} must not be blank.", field=field)
 
 
-def _thread_result(notebook, thread: StoredThread) -> ThreadResult:
+def _thread_result(notebook: NotebookPort, thread: StoredThread) -> ThreadResult:
     shown, omitted = public_thread(thread)
     return {"notebookPath": notebook.path, "thread": shown, "omittedMessages": omitted}
 
@@ -187,7 +188,7 @@ class CreateCommentResult(ThreadResult):
     counts: ReviewCounts
 
 
-def _new_anchor(notebook, records, anchor: AnchorArgument) -> dict:
+def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgument) -> dict:
     index = find_cell(records, anchor.cellId, notebook.path, "write")
     source = records[index].source
     stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=anchor.cellId)

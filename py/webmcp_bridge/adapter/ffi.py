@@ -1,0 +1,44 @@
+"""Crossing between Pyodide and the page: JS values as plain Python data, and bounded waits on promises."""
+
+import asyncio
+import json
+from typing import Any
+
+from js import JSON, Object
+from pyodide.ffi import JsProxy, jsnull, to_js
+
+from ..access import METADATA_KEY
+
+
+async def settled(promise: Any, wait_ms: int) -> bool:
+    """Await a JS promise for at most `wait_ms`; False when it did not settle in time."""
+    try:
+        await asyncio.wait_for(asyncio.ensure_future(promise), wait_ms / 1000)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
+
+def stored_metadata(owner: Any) -> dict[str, Any]:
+    """`{METADATA_KEY: entry}` of a model or shared cell, or `{}` when it has none (a stored null stays None)."""
+    value = owner.getMetadata(METADATA_KEY)
+    if value is None:
+        return {}
+    return {METADATA_KEY: None if value is jsnull else to_python(value)}
+
+
+def js_value(value: Any) -> Any:
+    """JS null and undefined both read as None."""
+    return None if value is None or value is jsnull else value
+
+
+def to_js_object(value: Any) -> Any:
+    return to_js(value, dict_converter=Object.fromEntries)
+
+
+def to_python(value: Any) -> Any:
+    """JSON-like JS data as plain Python; through JSON so every null becomes None (to_py keeps jsnull)."""
+    value = js_value(value)
+    return json.loads(JSON.stringify(value)) if isinstance(value, JsProxy) else value
+
+

@@ -1,0 +1,75 @@
+"""Attributes genuine human source changes to the human in each cell's provenance trail."""
+
+from typing import TYPE_CHECKING, Any
+
+from js import clearTimeout, setTimeout
+from pyodide.ffi import create_once_callable, create_proxy
+
+from .. import limits
+from ..provenance import human_changes
+from .notebook import NotebookHandle
+
+if TYPE_CHECKING:
+    from .lab import Lab
+
+
+class HumanEditRecorder:
+    """Attributes genuine human source changes, debounced, deferring to tool calls in flight."""
+
+    def __init__(self, lab: "Lab"):
+        self._lab = lab
+        self._baselines: dict[str, dict[str, str]] = {}
+        self._timers: dict[str, Any] = {}
+        self._flushers: dict[str, Any] = {}
+        self._proxies: list[Any] = []
+
+    def watch_all(self, tracker: Any) -> None:
+        for slot in (lambda panel, *_: self.watch(panel), lambda _sender, panel: self.watch(panel)):
+            self._proxies.append(create_proxy(slot))
+        tracker.forEach(self._proxies[0])
+        tracker.widgetAdded.connect(self._proxies[1])
+
+    def watch(self, panel: Any) -> None:
+        key = str(panel.id)
+
+        def start(*_: Any) -> None:
+            handle = NotebookHandle(self._lab, panel)
+            self._baselines[key] = {c.id: c.source_hash for c in handle.cells()}
+            handle.refresh_markers()
+            # One proxy per notebook for the debounced flush and one for the change slot, made once.
+            self._flushers[key] = create_proxy(lambda: self._flush(panel))
+            changed = create_proxy(lambda *_: self._schedule(key))
+            self._proxies.append(changed)
+            panel.content.model.contentChanged.connect(changed)
+
+        panel.context.ready.then(create_once_callable(start))
+
+    def _schedule(self, key: str) -> None:
+        if key in self._timers:
+            clearTimeout(self._timers[key])
+        self._timers[key] = setTimeout(self._flushers[key], limits.HUMAN_EDIT_DEBOUNCE_MS)
+
+    def _flush(self, panel: Any) -> None:
+        key = str(panel.id)
+        self._timers.pop(key, None)
+        if panel.isDisposed:
+            self._baselines.pop(key, None)
+            return
+        if self._lab.calls_in_flight:
+            self._schedule(key)
+            return
+        handle = NotebookHandle(self._lab, panel)
+        cells = handle.cells()
+        changes = human_changes(self._baselines[key], ((c.id, c.source_hash) for c in cells))
+        for cell_id, action in changes:
+            handle.record_history(cell_id, "human", action)
+        self._baselines[key] = {c.id: c.source_hash for c in cells}
+        if any(action == "inserted" for _, action in changes):
+            handle.refresh_markers()  # a pasted cell may carry access metadata
+
+    def settle(self, panel: Any, cell_id: str, digest: str) -> None:
+        baseline = self._baselines.get(str(panel.id))
+        if baseline is not None:
+            baseline[cell_id] = digest
+
+

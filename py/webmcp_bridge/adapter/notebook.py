@@ -1,0 +1,330 @@
+"""One open notebook panel: its live model, view and kernel, as the port's NotebookPort."""
+
+import json
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from js import JSON, setTimeout
+from pyodide.ffi import create_once_callable, create_proxy
+
+from .. import limits
+from ..access import METADATA_KEY, Access, cell_access, notebook_access, with_cell_access, with_notebook_access
+from ..hashing import source_hash
+from ..provenance import add_history, iso_now
+from ..review import REVIEW_KEY, ReviewStore
+from ..shapes import Action, Actor, KernelInfo
+from ..views import CellList, CellRecord, EditorState
+from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
+
+if TYPE_CHECKING:
+    from .lab import Lab
+
+_KERNEL_STATUS = {
+    "idle": "idle",
+    "busy": "busy",
+    "starting": "starting",
+    "restarting": "starting",
+    "autorestarting": "starting",
+    "dead": "dead",
+    "terminating": "dead",
+    "unknown": "unknown",
+}
+
+
+class NotebookHandle:
+    """One open notebook panel."""
+
+    def __init__(self, lab: "Lab", panel: Any):
+        self._lab = lab
+        self._panel = panel
+
+    @property
+    def path(self) -> str:
+        return str(self._panel.context.path)
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._panel.context.model.dirty)
+
+    @property
+    def _notebook(self) -> Any:
+        return self._panel.content
+
+    def _shared_cells(self) -> Any:
+        return self._notebook.model.sharedModel.cells
+
+    def cells(self) -> CellList:
+        """Every cell as it is now: re-read only when the notebook's document changed since the last read."""
+        shared = self._notebook.model.sharedModel
+        key, version = str(self._panel.id), self._lab.readers.version(shared)
+        cached = self._lab.cell_lists.get(key, version)
+        return cached if cached is not None else self._lab.cell_lists.put(key, version, self._read_cells(shared))
+
+    def _read_cells(self, shared: Any) -> CellList:
+        rows = json.loads(self._lab.readers.cells(shared, METADATA_KEY))
+        # The reader sends, per cell, no entry (null), a damaged one (false) or just its access field.
+        return CellList(
+            CellRecord(cell_id, kind, source, cell_access({} if entry is None else {METADATA_KEY: entry}))
+            for cell_id, kind, source, entry in rows
+        )
+
+    def access(self) -> Access:
+        return notebook_access(stored_metadata(self._notebook.model))
+
+    def _shared_cell(self, cell_id: str) -> Any:
+        return next((c for c in self._shared_cells() if str(c.id) == cell_id), None)
+
+    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None:
+        """Append to the cell's provenance trail; an agent entry also settles the human-edit baseline."""
+        cell = self._shared_cell(cell_id)
+        if cell is None:
+            return
+        stored = stored_metadata(cell)
+        entry = stored.get(METADATA_KEY, {})
+        if not isinstance(entry, dict):
+            return  # a damaged entry hides the cell; rewriting it would reveal the cell
+        entry["history"] = add_history(entry.get("history"), actor, action, iso_now(), tool)
+        cell.setMetadata(METADATA_KEY, to_js_object(entry))
+        self._lab.human_edits.settle(self._panel, cell_id, source_hash(str(cell.getSource())))
+
+    def set_cell_access(self, index: int, access: Access) -> None:
+        cell = self._shared_cells()[index]
+        cell.setMetadata(METADATA_KEY, to_js_object(with_cell_access(stored_metadata(cell), access)))
+        self.refresh_markers()
+
+    def set_access(self, access: Access) -> None:
+        model = self._notebook.model
+        model.setMetadata(METADATA_KEY, to_js_object(with_notebook_access(stored_metadata(model), access)))
+
+    def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
+        """Show `node` under the cell, and keep it there when the cell moves or its widget is rebuilt.
+
+        The same node moves, so whatever the human typed into it stays. Returns a function that stops following.
+        """
+
+        following = [True]
+
+        def place(*_: Any) -> None:
+            if not following[0]:
+                return
+            for widget in self._notebook.widgets:
+                if str(widget.model.id) == cell_id:
+                    if node.parentElement != widget.node:
+                        widget.node.appendChild(node)
+                    return
+
+        def on_cells_changed(*_: Any) -> None:
+            place()
+            setTimeout(create_once_callable(place), 0)  # widgets created after this change settle
+
+        place()
+        cells = self._notebook.model.cells
+        proxy = create_proxy(on_cells_changed)
+        cells.changed.connect(proxy)
+
+        def stop() -> None:
+            following[0] = False
+            cells.changed.disconnect(proxy)
+            proxy.destroy()
+
+        return stop
+
+    def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
+        """Deny with a reason if the cell is deleted, the notebook closed, or renamed or moved."""
+        model, panel = self._notebook.model, self._panel
+
+        def on_change(*_: Any) -> None:
+            if self._shared_cell(cell_id) is None:
+                deny("The cell was deleted before the human decided.")
+
+        watchers = [
+            (model.contentChanged, create_proxy(on_change)),
+            (panel.disposed, create_proxy(lambda *_: deny("The notebook was closed before the human decided."))),
+            (panel.context.pathChanged, create_proxy(lambda *_: deny("The notebook was renamed or moved."))),
+        ]
+        for signal, proxy in watchers:
+            signal.connect(proxy)
+
+        def stop() -> None:
+            for signal, proxy in watchers:
+                signal.disconnect(proxy)
+                proxy.destroy()
+
+        return stop
+
+    def widgets(self) -> Any:
+        return self._notebook.widgets
+
+    def highlight_output(self, cell_index: int, output_index: int) -> None:
+        """Flash the anchored output so the human sees which one a thread is about."""
+        children = self._notebook.widgets[cell_index].node.querySelectorAll(".jp-OutputArea-child")
+        if output_index < children.length:
+            node = children[output_index]
+            node.classList.add("jp-webmcp-highlight")
+            node.scrollIntoView(to_js_object({"block": "center"}))
+            setTimeout(create_once_callable(lambda: node.classList.remove("jp-webmcp-highlight")), 2000)
+
+    def review_entry(self) -> Any:
+        return to_python(self._notebook.model.getMetadata(REVIEW_KEY))
+
+    def set_review_entry(self, entry: dict[str, Any]) -> None:
+        # Through JSON text, so every stored value (odd numbers, lone surrogates) comes back exactly.
+        self._notebook.model.setMetadata(REVIEW_KEY, JSON.parse(json.dumps(entry)))
+        self.refresh_markers()
+
+    def refresh_markers(self) -> None:
+        """Markers on cells the owner restricted and on cells with open review threads."""
+        discussed = {t.cell_id for t in ReviewStore(self.review_entry()).threads if t.status == "open"}
+        for widget, record in zip(self._notebook.widgets, self.cells()):
+            for level in ("read", "none"):
+                widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
+            widget.toggleClass("jp-webmcp-has-thread", record.id in discussed)
+
+    def cell_json(self, index: int) -> dict[str, Any]:
+        return to_python(self._shared_cells()[index].toJSON())
+
+    def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]:
+        """Several cells' nbformat JSON in one crossing."""
+        return json.loads(self._lab.readers.cellsJson(self._notebook.model.sharedModel, json.dumps(indexes)))
+
+    def active_index(self) -> Optional[int]:
+        index = js_value(self._notebook.activeCellIndex)
+        return int(index) if index is not None and index >= 0 else None
+
+    def selected_indexes(self) -> list[int]:
+        return list(self._lab.readers.selectedIndexes(self._notebook).to_py())
+
+    def editor_state(self) -> Optional[EditorState]:
+        cell = js_value(self._notebook.activeCell)
+        editor = js_value(cell.editor) if cell is not None else None
+        if editor is None:
+            return None
+        cursor = editor.getCursorPosition()
+        selection = editor.getSelection()
+        return EditorState(
+            cursor=(int(cursor.line), int(cursor.column)),
+            selection_start=(int(selection.start.line), int(selection.start.column)),
+            selection_end=(int(selection.end.line), int(selection.end.column)),
+        )
+
+    def kernel(self) -> KernelInfo:
+        session_context = self._panel.sessionContext
+        session = js_value(session_context.session)
+        kernel = js_value(session.kernel) if session is not None else None
+        if kernel is None:
+            return {"name": None, "status": "unavailable"}
+        info: KernelInfo = {"name": str(kernel.name), "status": _KERNEL_STATUS.get(str(kernel.status), "unknown")}
+        display_name = js_value(session_context.kernelDisplayName)
+        if display_name:
+            info["displayName"] = str(display_name)
+        return info
+
+    async def has_kernel(self) -> bool:
+        """Whether a kernel is attached, once the session has initialized (or a kernel dialog made it wait too long)."""
+        await settled(self._panel.sessionContext.ready, limits.SESSION_READY_WAIT_MS)
+        session = js_value(self._panel.sessionContext.session)
+        return session is not None and js_value(session.kernel) is not None
+
+    def activate(self) -> None:
+        self._lab.app.shell.activateById(self._panel.id)
+
+    async def reveal_cell(self, index: int) -> None:
+        notebook = self._notebook
+        notebook.activeCellIndex = index
+        notebook.deselectAll()
+        await notebook.scrollToCell(notebook.widgets[index])
+
+    # Writes. Each is synchronous, so a guard checked just before cannot be raced.
+
+    def insert_cell(self, index: int, cell_type: str, source: str) -> str:
+        cell = self._notebook.model.sharedModel.insertCell(
+            index, to_js_object({"cell_type": cell_type, "source": source, "metadata": {}})
+        )
+        return str(cell.id)
+
+    def set_source(self, index: int, source: str) -> None:
+        self._shared_cells()[index].setSource(source)
+
+    def delete_cell(self, index: int) -> None:
+        self._notebook.model.sharedModel.deleteCell(index)
+
+    def activate_cell(self, index: int, *, render_markdown: bool) -> None:
+        notebook = self._notebook
+        notebook.activeCellIndex = index
+        notebook.deselectAll()
+        if render_markdown:
+            self.render_markdown(index)
+
+    def render_markdown(self, index: int) -> None:
+        widget = self._notebook.widgets[index]
+        if str(widget.model.type) == "markdown":
+            widget.rendered = True
+
+    # Execution
+
+    def _widget_for(self, index: int, cell_id: str) -> Any:
+        """The cell widget at `index` if it is in step with the model, else None."""
+        widgets = self._notebook.widgets
+        if index >= widgets.length:
+            return None
+        widget = widgets[index]
+        return widget if str(widget.model.id) == cell_id else None
+
+    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
+        """Run one code cell as the human would; the reply status, or None if its widget is gone."""
+        widget = self._widget_for(index, cell_id)
+        if widget is None:
+            return None
+        reply = js_value(await self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext))
+        return str(reply.content.status) if reply is not None else "error"
+
+    def _kernel(self) -> Any:
+        session = js_value(self._panel.sessionContext.session)
+        return js_value(session.kernel) if session is not None else None
+
+    def interrupt_kernel(self) -> None:
+        """Send an interrupt without waiting (from an abort listener)."""
+        kernel = self._kernel()
+        if kernel is not None:
+            kernel.interrupt()
+
+    async def interrupt_kernel_now(self) -> bool:
+        """Send an interrupt and wait until the kernel has applied it; False if it did not answer in time."""
+        kernel = self._kernel()
+        try:
+            return kernel is not None and await settled(kernel.interrupt(), limits.KERNEL_INTERRUPT_WAIT_MS)
+        except Exception:  # the kernel refused it (for example, it died meanwhile)
+            return False
+
+    async def restart_kernel(self) -> None:
+        await self._panel.sessionContext.restartKernel()
+
+    # View
+
+    async def focus_cell(self, index: int, selection: Optional[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+        """Show the cell, then place the editor's cursor or selection (UTF-16 columns)."""
+        self.activate()
+        await self.reveal_cell(index)
+        if selection is None:
+            return
+        widget = self._notebook.widgets[index]
+        if str(widget.model.type) == "markdown":
+            widget.rendered = False
+        self._notebook.mode = "edit"
+        editor = js_value(widget.editor)
+        if editor is None:
+            return
+        (start_line, start_column), (end_line, end_column) = selection
+        editor.setSelection(
+            to_js_object(
+                {
+                    "start": {"line": start_line, "column": start_column},
+                    "end": {"line": end_line, "column": end_column},
+                }
+            )
+        )
+        editor.focus()
+
+    async def save(self) -> None:
+        await self._panel.context.save()
+
+

@@ -1,0 +1,153 @@
+"""The port between the tools and the live lab: everything a tool may ask of JupyterLab, declared once.
+
+`adapter/` implements it over Pyodide's FFI; unit tests may implement it in
+memory. Like pyodide's `_core_docs`, this module only declares: importing it
+touches no JavaScript.
+"""
+
+from typing import Any, Callable, Optional, Protocol
+
+from .access import Access
+from .shapes import Action, Actor, DiffKind, KernelInfo
+from .views import CellList, EditorState
+
+EditorSelection = tuple[tuple[int, int], tuple[int, int]]
+"""((line, UTF-16 column), (line, UTF-16 column)) of an editor range."""
+
+
+class AbortState(Protocol):
+    """A call's abort signal as tools see it."""
+
+    @property
+    def aborted(self) -> bool: ...
+
+    def on_abort(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Run `callback` when the call is aborted; returns a function that cancels that."""
+
+
+class NotebookPort(Protocol):
+    """One open notebook: its live model, view, kernel and stored review threads."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def dirty(self) -> bool: ...
+
+    def access(self) -> Access: ...
+
+    def cells(self) -> CellList:
+        """Every cell as it is now (id, type, source, access)."""
+
+    def cell_json(self, index: int) -> dict[str, Any]: ...
+
+    def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]: ...
+
+    def active_index(self) -> Optional[int]: ...
+
+    def selected_indexes(self) -> list[int]: ...
+
+    def editor_state(self) -> Optional[EditorState]: ...
+
+    # Kernel
+
+    def kernel(self) -> KernelInfo: ...
+
+    async def has_kernel(self) -> bool:
+        """Whether a kernel is attached, once the session is ready (bounded: a dialog may be asking)."""
+
+    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
+        """Run one code cell as the human would; the reply status, or None if its view is gone."""
+
+    def interrupt_kernel(self) -> None:
+        """Send an interrupt without waiting."""
+
+    async def interrupt_kernel_now(self) -> bool:
+        """Send an interrupt and wait (bounded) until the kernel applied it."""
+
+    async def restart_kernel(self) -> None: ...
+
+    # Writes: each synchronous, so a guard checked just before cannot be raced
+
+    def insert_cell(self, index: int, cell_type: str, source: str) -> str: ...
+
+    def set_source(self, index: int, source: str) -> None: ...
+
+    def delete_cell(self, index: int) -> None: ...
+
+    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None: ...
+
+    def review_entry(self) -> Any:
+        """The stored review entry, as JSON data (None when there is none)."""
+
+    def set_review_entry(self, entry: dict[str, Any]) -> None: ...
+
+    async def save(self) -> None: ...
+
+    # View
+
+    def activate(self) -> None: ...
+
+    def activate_cell(self, index: int, *, render_markdown: bool) -> None: ...
+
+    def render_markdown(self, index: int) -> None: ...
+
+    async def reveal_cell(self, index: int) -> None: ...
+
+    async def focus_cell(self, index: int, selection: Optional[EditorSelection]) -> None: ...
+
+
+class ProposalsPort(Protocol):
+    """Propose mode: the human's switch and the proposals waiting for them."""
+
+    def reviews(self, action: str) -> bool: ...
+
+    def pending_id(self, path: str, cell_id: str) -> Optional[str]: ...
+
+    async def decide(
+        self,
+        notebook: NotebookPort,
+        cell_id: str,
+        title: str,
+        preview: list[tuple[DiffKind, str]],
+        abort: AbortState,
+    ) -> tuple[str, Optional[str], str]:
+        """Show a proposal and wait: (accepted|denied, reason, proposal id); raises ABORTED."""
+
+
+class LabPort(Protocol):
+    """The lab: notebooks, the workspace's files and kernels."""
+
+    proposals: ProposalsPort
+
+    def current_notebook(self) -> Optional[NotebookPort]: ...
+
+    def find_notebook(self, path: str) -> Optional[NotebookPort]: ...
+
+    async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> NotebookPort: ...
+
+    def open_documents(self) -> list[tuple[str, Access]]:
+        """(path, access) of every open document."""
+
+    def current_directory(self) -> str: ...
+
+    def kernel_specs(self) -> tuple[Optional[str], list[tuple[str, str]]]:
+        """The default kernel name and (name, language) of every kernel."""
+
+    def output_selection_record(self) -> Optional[dict[str, Any]]: ...
+
+    # Files
+
+    async def get_entry(self, path: str, *, content: bool = False) -> Optional[dict[str, Any]]: ...
+
+    async def file_notebook_access(self, path: str) -> Optional[Access]:
+        """The access stored in a notebook's file; None when there is no notebook there."""
+
+    async def notebook_access(self, path: str) -> Optional[Access]:
+        """Live access of an open notebook, else what its file says."""
+
+    async def new_untitled_notebook(self, directory: str) -> str: ...
+
+    async def rename(self, old_path: str, new_path: str) -> None: ...
+
+    async def delete(self, path: str) -> None: ...

@@ -1,0 +1,194 @@
+"""A small in-memory implementation of the port (webmcp_bridge.port), for unit tests of tools on CPython.
+
+Browser tests remain the proof that the adapter behaves like this; here a
+notebook is a list of nbformat cells, and a code cell "runs" by awaiting
+`run_delay` seconds and printing its source.
+"""
+
+import asyncio
+import itertools
+from typing import Any, Optional
+
+from webmcp_bridge.access import cell_access, notebook_access
+from webmcp_bridge.provenance import add_history
+from webmcp_bridge.shapes import KernelInfo
+from webmcp_bridge.views import CellList, CellRecord, EditorState
+
+_ids = itertools.count()
+
+
+def cell(source: str, cell_type: str = "code", cell_id: Optional[str] = None, **metadata: Any) -> dict:
+    cell_id = cell_id or f"cell-{next(_ids)}"
+    data = {"id": cell_id, "cell_type": cell_type, "source": source, "metadata": dict(metadata)}
+    if cell_type == "code":
+        data.update(outputs=[], execution_count=None)
+    return data
+
+
+class MemoryNotebook:
+    def __init__(self, path: str, cells: list[dict], metadata: Optional[dict] = None):
+        self.path = path
+        self.dirty = False
+        self.notebook_metadata = metadata or {}
+        self.data = cells
+        self.active: Optional[int] = 0 if cells else None
+        self.kernel_status = "idle"
+        self.run_delay = 0.0
+        self.executions = 0
+        self.saved = 0
+
+    def access(self):
+        return notebook_access(self.notebook_metadata)
+
+    def cells(self) -> CellList:
+        return CellList(
+            CellRecord(c["id"], c["cell_type"], c["source"], cell_access(c.get("metadata"))) for c in self.data
+        )
+
+    def cell_json(self, index: int) -> dict:
+        return self.data[index]
+
+    def cells_json(self, indexes: list[int]) -> list[dict]:
+        return [self.data[i] for i in indexes]
+
+    def active_index(self) -> Optional[int]:
+        return self.active
+
+    def selected_indexes(self) -> list[int]:
+        return [] if self.active is None else [self.active]
+
+    def editor_state(self) -> Optional[EditorState]:
+        return None
+
+    def kernel(self) -> KernelInfo:
+        return {"name": "python", "status": self.kernel_status}
+
+    async def has_kernel(self) -> bool:
+        return self.kernel_status != "unavailable"
+
+    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
+        self.kernel_status = "busy"
+        try:
+            await asyncio.sleep(self.run_delay)
+        finally:
+            self.kernel_status = "idle"
+        self.executions += 1
+        target = next((c for c in self.data if c["id"] == cell_id), None)
+        if target is None:
+            return None
+        target["execution_count"] = self.executions
+        target["outputs"] = [{"output_type": "stream", "name": "stdout", "text": target["source"] + "\n"}]
+        return "ok"
+
+    def interrupt_kernel(self) -> None:
+        pass
+
+    async def interrupt_kernel_now(self) -> bool:
+        return True
+
+    async def restart_kernel(self) -> None:
+        self.kernel_status = "starting"
+
+    def insert_cell(self, index: int, cell_type: str, source: str) -> str:
+        new = cell(source, cell_type)
+        self.data.insert(index, new)
+        self.dirty = True
+        return new["id"]
+
+    def set_source(self, index: int, source: str) -> None:
+        self.data[index]["source"] = source
+        self.dirty = True
+
+    def delete_cell(self, index: int) -> None:
+        del self.data[index]
+        self.dirty = True
+
+    def record_history(self, cell_id, actor, action, tool=None) -> None:
+        target = next(c for c in self.data if c["id"] == cell_id)
+        entry = dict(target["metadata"].get("jupyterlite_webmcp") or {})
+        entry["history"] = add_history(entry.get("history"), actor, action, "2026-01-01T00:00:00.000Z", tool)
+        target["metadata"]["jupyterlite_webmcp"] = entry
+
+    def review_entry(self) -> Any:
+        return self.notebook_metadata.get("jupyterlite_webmcp_review")
+
+    def set_review_entry(self, entry: dict) -> None:
+        self.notebook_metadata["jupyterlite_webmcp_review"] = entry
+
+    async def save(self) -> None:
+        self.saved += 1
+        self.dirty = False
+
+    def activate(self) -> None:
+        pass
+
+    def activate_cell(self, index: int, *, render_markdown: bool) -> None:
+        self.active = index
+
+    def render_markdown(self, index: int) -> None:
+        pass
+
+    async def reveal_cell(self, index: int) -> None:
+        self.active = index
+
+    async def focus_cell(self, index, selection) -> None:
+        self.active = index
+
+
+class MemoryProposals:
+    def reviews(self, action: str) -> bool:
+        return False
+
+    def pending_id(self, path: str, cell_id: str) -> Optional[str]:
+        return None
+
+    async def decide(self, notebook, cell_id, title, preview, abort):
+        raise AssertionError("Propose mode is off in the memory lab")
+
+
+class MemoryLab:
+    def __init__(self, *notebooks: MemoryNotebook):
+        self.notebooks = {notebook.path: notebook for notebook in notebooks}
+        self.current = notebooks[0] if notebooks else None
+        self.proposals = MemoryProposals()
+
+    def current_notebook(self):
+        return self.current
+
+    def find_notebook(self, path: str):
+        return self.notebooks.get(path)
+
+    async def open_notebook(self, path: str, *, activate: bool, kernel=None):
+        return self.notebooks[path]
+
+    def open_documents(self):
+        return [(path, notebook.access()) for path, notebook in self.notebooks.items()]
+
+    def current_directory(self) -> str:
+        return ""
+
+    def kernel_specs(self):
+        return "python", [("python", "python")]
+
+    def output_selection_record(self):
+        return None
+
+    async def get_entry(self, path: str, *, content: bool = False):
+        notebook = self.notebooks.get(path)
+        return None if notebook is None else {"path": path, "name": path, "type": "notebook"}
+
+    async def file_notebook_access(self, path: str):
+        notebook = self.notebooks.get(path)
+        return None if notebook is None else notebook.access()
+
+    async def notebook_access(self, path: str):
+        return await self.file_notebook_access(path)
+
+    async def new_untitled_notebook(self, directory: str) -> str:
+        raise NotImplementedError
+
+    async def rename(self, old_path: str, new_path: str) -> None:
+        raise NotImplementedError
+
+    async def delete(self, path: str) -> None:
+        raise NotImplementedError

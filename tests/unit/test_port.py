@@ -1,0 +1,96 @@
+"""The port is the whole contract between tools and the lab: the adapter implements all of it, tools use nothing else."""
+
+import ast
+import asyncio
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+
+from memory_lab import MemoryLab, MemoryNotebook, cell
+from webmcp_bridge import port
+from webmcp_bridge.registry import REGISTRY, CallContext
+
+PACKAGE = Path(port.__file__).parent
+IMPLEMENTATIONS = {
+    "NotebookPort": ("adapter/notebook.py", "NotebookHandle"),
+    "LabPort": ("adapter/lab.py", "Lab"),
+    "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
+    "AbortState": ("adapter/__init__.py", "SignalAbort"),
+}
+
+
+def protocol_members(protocol: type) -> dict[str, bool]:
+    """Member name -> whether it is a coroutine, as the port declares it."""
+    members = {}
+    for name, value in vars(protocol).items():
+        if name.startswith("_"):
+            continue
+        members[name] = inspect.iscoroutinefunction(value)
+    members.update({name: False for name in getattr(protocol, "__annotations__", {})})
+    return members
+
+
+def adapter_members(path: str, class_name: str) -> dict[str, bool]:
+    tree = ast.parse((PACKAGE / path).read_text())
+    found = next(node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == class_name)
+    members = {}
+    for node in found.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            members[node.name] = isinstance(node, ast.AsyncFunctionDef)
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            for statement in ast.walk(node):
+                if isinstance(statement, ast.Attribute) and isinstance(statement.ctx, ast.Store):
+                    members.setdefault(statement.attr, False)
+    return members
+
+
+@pytest.mark.parametrize("protocol", sorted(IMPLEMENTATIONS))
+def test_the_adapter_implements_every_member_of_the_port(protocol):
+    declared = protocol_members(getattr(port, protocol))
+    implemented = adapter_members(*IMPLEMENTATIONS[protocol])
+    missing = sorted(set(declared) - set(implemented))
+    assert not missing, f"{IMPLEMENTATIONS[protocol][1]} lacks {missing}"
+    mismatched = [name for name, is_async in declared.items() if implemented[name] != is_async]
+    assert not mismatched, f"async-ness differs for {mismatched}"
+
+
+def test_tools_reach_the_lab_only_through_the_port():
+    """Every method a tool calls on ctx.lab or a notebook is declared in the port."""
+    declared = set()
+    for protocol in ("NotebookPort", "LabPort", "ProposalsPort"):
+        declared |= set(protocol_members(getattr(port, protocol)))
+    used = set()
+    for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "proposals.py"]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("notebook", "lab"):
+                used.add(node.attr)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "lab":
+                used.add(node.attr)
+    assert used <= declared, f"not in the port: {sorted(used - declared)}"
+
+
+def call(lab: MemoryLab, name: str, arguments: dict) -> dict:
+    envelope = asyncio.run(REGISTRY.get(name).call(arguments, CallContext(lab)))
+    payload = json.loads(envelope["content"][0]["text"])
+    return payload
+
+
+def test_tools_run_against_an_in_memory_lab():
+    notebook = MemoryNotebook("n.ipynb", [cell("a = 1", cell_id="a"), cell("b = 2", cell_id="b")])
+    lab = MemoryLab(notebook)
+    read = call(lab, "jupyter_get_cells", {})
+    assert [c["id"] for c in read["cells"]] == ["a", "b"]
+    digest = read["cells"][0]["sourceHash"]
+    updated = call(lab, "jupyter_update_cell", {"cellId": "a", "source": "a = 10", "expectedSourceHash": digest})
+    assert updated["cell"]["source"] == "a = 10"
+    history = notebook.data[0]["metadata"]["jupyterlite_webmcp"]["history"]
+    assert history[-1]["tool"] == "jupyter_update_cell"  # the tool's own name, from the call context
+    stale = call(lab, "jupyter_update_cell", {"cellId": "a", "source": "x", "expectedSourceHash": digest})
+    assert stale["error"] == "STALE_CELL"
+    ran = call(lab, "jupyter_run_cells", {"cellIds": ["a", "b"]})
+    assert [r["outputSummary"] for r in ran["results"]] == ["a = 10", "b = 2"]
+    created = call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "b"}, "message": "why?"})
+    listed = call(lab, "jupyter_list_comments", {})
+    assert [t["threadId"] for t in listed["threads"]] == [created["thread"]["id"]]
