@@ -1,11 +1,15 @@
 """Render docs/tools.md from the tool registry, so the reference cannot drift from the code."""
 
+import inspect
 import json
+from pathlib import Path
 from typing import Any
 
 from webmcp_bridge import limits
 from webmcp_bridge.errors import ERROR_MEANINGS
 from webmcp_bridge.registry import REGISTRY, Tool
+
+ROOT = Path(__file__).resolve().parents[1]
 
 HEADER = """# Tool reference
 
@@ -66,6 +70,18 @@ def _schema_block(title: str, schema: dict[str, Any]) -> list[str]:
     ]
 
 
+def _link(path: Path) -> str:
+    relative = path.relative_to(ROOT).as_posix()
+    return f"[`{relative}`](../{relative})"
+
+
+def _where(tool: Tool) -> str:
+    """The tool's source file and every test file that calls it."""
+    source = Path(inspect.getsourcefile(tool.handler)).resolve()
+    tests = sorted(path for path in (ROOT / "tests").rglob("test_*.py") if f'"{tool.name}"' in path.read_text())
+    return f"Code: {_link(source)}. Tests: {', '.join(_link(path) for path in tests) or 'none'}."
+
+
 def _tool_section(tool: Tool) -> list[str]:
     hints = ", ".join(f"`{name}: {str(value).lower()}`" for name, value in tool.annotations.items())
     return [
@@ -74,6 +90,8 @@ def _tool_section(tool: Tool) -> list[str]:
         f"**{tool.title}** ({hints})",
         "",
         tool.description,
+        "",
+        _where(tool),
         "",
         *_arguments_table(tool.input_schema),
         *_schema_block("Input schema", tool.input_schema),

@@ -1,20 +1,13 @@
 """The result envelope every tool returns, bounded to MAX_TOTAL_RESULT_BYTES."""
 
 import copy
-import json
 from typing import Any
 
 from . import limits
+from .text import json_size as _size
+from .text import to_json
 
 TRUNCATION_REASON = "The result did not fit the size bound even after dropping list items."
-
-
-def to_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _size(value: Any) -> int:
-    return len(to_json(value).encode("utf-8"))
 
 
 def _object_arrays(value: Any, owner: Any = None):

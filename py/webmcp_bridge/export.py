@@ -1,11 +1,11 @@
 """Notebook to portable markdown: pure, bounded, images as placeholders only."""
 
-import json
 import re
 from typing import Any, Sequence
 
 from . import limits
 from .outputs import serialize_output
+from .text import json_size
 from .views import CellRecord
 
 _BACKTICK_RUNS = re.compile(r"`+")
@@ -20,10 +20,6 @@ def fence_for(text: str) -> str:
 def fenced(text: str, language: str = "") -> str:
     fence = fence_for(text)
     return f"{fence}{language}\n{text.rstrip(chr(10))}\n{fence}"
-
-
-def _escaped_size(text: str) -> int:
-    return len(json.dumps(text, ensure_ascii=False).encode("utf-8")) - 2
 
 
 def output_blocks(output: dict[str, Any]) -> list[str]:
@@ -68,7 +64,7 @@ def export_markdown(
             hidden += 1
             continue
         block = cell_markdown(record, cell, include_outputs)
-        cost = _escaped_size(block + "\n\n")
+        cost = json_size(block + "\n\n") - 2  # as it counts inside the result's JSON
         if size + cost > limits.MAX_EXPORT_BYTES:
             truncated = True
             break

@@ -1,6 +1,5 @@
 """Pure builders of the notebook, cell and focus shapes agents receive."""
 
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Optional, Sequence
@@ -12,8 +11,8 @@ from .shapes import CellSnapshot, FocusContext, NotebookInfo, Position, TextSele
 from .outputs import joined, serialize_outputs
 from .paths import base_name
 from .positions import editor_position, offset_of
+from .text import clamp_utf8, to_json
 from .provenance import last_edit
-from .text import clamp_utf8
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,7 @@ def cell_snapshot(
     metadata = cell.get("metadata") or {}
     snapshot.update(last_edit(metadata))  # type: ignore[typeddict-item]
     shown = {key: value for key, value in metadata.items() if key != METADATA_KEY}
-    if shown and len(json.dumps(shown, ensure_ascii=False)) <= limits.MAX_CELL_METADATA_CHARS:
+    if shown and len(to_json(shown)) <= limits.MAX_CELL_METADATA_CHARS:
         snapshot["metadata"] = shown
     return snapshot
 

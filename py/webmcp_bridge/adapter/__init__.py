@@ -9,7 +9,7 @@ from typing import Any, Callable
 from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
-from ..envelope import to_json
+from ..text import to_json
 from ..registry import CallContext, NeverAborted, Registry
 from .panel import install_controls
 from .ffi import js_value, to_python
