@@ -1,7 +1,7 @@
 // Thin host: boots a main-thread Pyodide, loads the bridge wheels shipped in
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/webmcp_bridge); nothing here knows about tools.
-import { ICommandPalette } from '@jupyterlab/apputils';
+import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
 import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
@@ -90,7 +90,7 @@ async function boot(handoff, allowSnapshot) {
   performance.mark('webmcp:stage:imported');
   await handoff.app.restored;
   // Python cannot import JupyterLab's classes; hand over the few it calls.
-  await bridge.start({ ...handoff, boot: { path, fallback }, classes: { CodeCell, Widget }, readers });
+  await bridge.start({ ...handoff, boot: { path, fallback }, classes: { CodeCell, Dialog, Widget }, readers });
 }
 
 const plugin = {

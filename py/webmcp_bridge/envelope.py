@@ -7,6 +7,10 @@ from . import limits
 from .text import json_size as _size
 from .text import to_json
 
+class Delivered(dict):
+    """An envelope a tool hands back as it is: the result of another call."""
+
+
 TRUNCATION_REASON = "The result did not fit the size bound even after dropping list items."
 
 

@@ -26,6 +26,13 @@ class ErrorCode(str, Enum):
     NOTEBOOK_ACCESS_DENIED = "NOTEBOOK_ACCESS_DENIED"
     PROPOSAL_ALREADY_PENDING = "PROPOSAL_ALREADY_PENDING"
     REVIEW_DATA_UNREADABLE = "REVIEW_DATA_UNREADABLE"
+    PENDING_CALL_NOT_FOUND = "PENDING_CALL_NOT_FOUND"
+    DIALOG_NOT_FOUND = "DIALOG_NOT_FOUND"
+    DIALOG_NOT_YOURS = "DIALOG_NOT_YOURS"
+    DIALOG_CANCELLED = "DIALOG_CANCELLED"
+    LAB_ERROR = "LAB_ERROR"
+    KERNEL_DIED = "KERNEL_DIED"
+    KERNEL_RESTARTED = "KERNEL_RESTARTED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
@@ -48,6 +55,13 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NOTEBOOK_ACCESS_DENIED: "The owner made this notebook read-only for agents.",
     ErrorCode.PROPOSAL_ALREADY_PENDING: "The cell already has a proposal waiting for the human.",
     ErrorCode.REVIEW_DATA_UNREADABLE: "The notebook's stored review data is damaged; it was left untouched.",
+    ErrorCode.PENDING_CALL_NOT_FOUND: "No such pending call: never returned pending, or its result expired.",
+    ErrorCode.DIALOG_NOT_FOUND: "No such dialog open (or none open, or several: give dialogId).",
+    ErrorCode.DIALOG_NOT_YOURS: "The dialog is the human's (not raised by an agent call); only they can answer it.",
+    ErrorCode.DIALOG_CANCELLED: "A dialog of this call was cancelled, so the operation did not happen.",
+    ErrorCode.LAB_ERROR: "JupyterLab reported an error in a dialog; the message carries its text.",
+    ErrorCode.KERNEL_DIED: "The kernel died during the call; `results` has what ran before.",
+    ErrorCode.KERNEL_RESTARTED: "The kernel restarted during the call; `results` has what ran before.",
     ErrorCode.INTERNAL_ERROR: "An unexpected failure; no stack trace is included.",
 }
 

@@ -56,6 +56,20 @@ HUMAN_EDIT_DEBOUNCE_MS = 1_000
 # Longest wait for a notebook's session to initialize (JupyterLab may be asking the human for a kernel)
 SESSION_READY_WAIT_MS = 5_000
 
+# Calls: each answers within the budget; longer work goes on and returns a pending result
+CALL_BUDGET_MS = 20_000
+PENDING_RESULT_KEEP_MS = 10 * 60_000
+MAX_SETTLED_PENDING_CALLS = 50
+ERROR_DIALOG_WAIT_MS = 1_000  # after an error dialog is closed, its call often never settles
+LAB_WAIT_MS = 60_000  # longest wait on JupyterLab while no dialog of the call is open
+KERNEL_DROPPED_AFTER_MS = 3_000  # an execution still unanswered this long after the kernel went idle was dropped
+
+# Dialogs as agents see them
+MAX_DIALOG_TITLE_CHARS = 200
+MAX_DIALOG_BODY_BYTES = 2 * KIB
+MAX_DIALOG_BUTTON_CHARS = 80
+MAX_DIALOG_INPUT_CHARS = 400
+
 # Longest wait for the kernel to apply an interrupt
 KERNEL_INTERRUPT_WAIT_MS = 5_000
 

@@ -1,6 +1,7 @@
 """Bounded, ANSI-free serialization of nbformat outputs for agents."""
 
 import json
+import re
 from html.parser import HTMLParser
 from typing import Any
 
@@ -66,6 +67,19 @@ def html_to_text(html: str) -> str:
     return one_line(" ".join(extractor.parts))
 
 
+_CLASS_REPR = re.compile(r"^<class '([^']+)'>$")
+
+
+def exception_name(ename: Any) -> str:
+    """The exception's name as Python prints it: the Pyodide kernel reports "<class 'ValueError'>"."""
+    text = str(ename)
+    match = _CLASS_REPR.match(text.strip())
+    if match is None:
+        return text
+    name = match.group(1)
+    return name.removeprefix("builtins.")
+
+
 def bounded(text: str, max_bytes: int) -> tuple[str, bool]:
     return clamp_utf8(strip_ansi(text), max_bytes)
 
@@ -111,7 +125,7 @@ def serialize_output(output: dict[str, Any]) -> dict[str, Any]:
         result["name"] = str(output.get("name", "stdout"))
         result["text"], cut = bounded(joined(output.get("text", "")), limits.MAX_TEXT_OUTPUT_BYTES)
     elif output_type == "error":
-        result["ename"], ename_cut = bounded(str(output.get("ename", "")), limits.MAX_ENAME_BYTES)
+        result["ename"], ename_cut = bounded(exception_name(output.get("ename", "")), limits.MAX_ENAME_BYTES)
         result["evalue"], evalue_cut = bounded(str(output.get("evalue", "")), limits.MAX_TEXT_OUTPUT_BYTES)
         traceback = "\n".join(joined(line) for line in output.get("traceback") or [])
         result["traceback"], traceback_cut = bounded(traceback, limits.MAX_TEXT_OUTPUT_BYTES)

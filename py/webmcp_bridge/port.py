@@ -8,6 +8,7 @@ touches no JavaScript.
 from typing import Any, Callable, Optional, Protocol
 
 from .access import Access
+from .dialogs import Dialog
 from .shapes import Action, Actor, DiffKind, KernelInfo
 from .views import CellList, EditorState
 
@@ -82,7 +83,8 @@ class NotebookPort(Protocol):
 
     def set_review_entry(self, entry: dict[str, Any]) -> None: ...
 
-    async def save(self) -> None: ...
+    async def save(self) -> str:
+        """Save the live notebook: "saved", or "reverted" when the human or agent chose Revert in File Changed."""
 
     # View
 
@@ -115,10 +117,20 @@ class ProposalsPort(Protocol):
         """Show a proposal and wait: (accepted|denied, reason, proposal id); raises ABORTED."""
 
 
+class DialogsPort(Protocol):
+    """JupyterLab's open dialogs, each the human's or an agent call's."""
+
+    def open_dialogs(self) -> list[Dialog]: ...
+
+    async def press(self, dialog_id: str, index: int) -> None:
+        """Press a shown dialog's button as the human would; INVALID_ARGUMENT if it did not close."""
+
+
 class LabPort(Protocol):
-    """The lab: notebooks, the workspace's files and kernels."""
+    """The lab: notebooks, the workspace's files and kernels, dialogs."""
 
     proposals: ProposalsPort
+    dialogs: DialogsPort
 
     def current_notebook(self) -> Optional[NotebookPort]: ...
 

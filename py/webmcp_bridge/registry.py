@@ -6,10 +6,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Awaitable, Callable, Optional, get_type_hints
 
-from .envelope import failure, success
+from . import limits
+from .calls import Call, CallTable, PendingResult, current_call, pending_result, wait_for
+from .envelope import Delivered, failure, success
 from .errors import ErrorCode, ToolError, error_payload
 from .port import AbortState, LabPort
-from .schema import Arguments, input_schema, output_schema, parse_arguments
+from .provenance import iso_now
+from .schema import Arguments, input_schema, output_schema, parse_arguments, result_variants
 
 
 class NeverAborted:
@@ -26,11 +29,23 @@ class NeverAborted:
 
 @dataclass
 class CallContext:
-    """What a tool call gets besides its arguments: the lab, the abort state and the tool's own name."""
+    """What a tool call gets besides its arguments: the lab, the abort state, the tool's own name,
+    and the calls in flight (None: no budget, every call runs to its end)."""
 
     lab: LabPort
     abort: AbortState = field(default_factory=NeverAborted)
     tool: str = ""
+    calls: Optional[CallTable] = None
+    budget_ms: int = limits.CALL_BUDGET_MS
+
+    def wait_on(self, **what: Any) -> None:
+        """Say what this call waits for now; a pending result reports it."""
+        call = current_call()
+        if call is not None:
+            call.wait_on(**what)
+
+    def pending(self, call: Call, **extra: Any) -> PendingResult:
+        return pending_result(call, self.budget_ms / 1000, self.lab.dialogs.open_dialogs(), **extra)
 
 
 Handler = Callable[[Any, CallContext], Awaitable[Any]]
@@ -46,6 +61,7 @@ class Tool:
     arguments: type[Arguments]
     result: Any
     handler: Handler = field(repr=False)
+    budgeted: bool = True  # False for the tools that wait on other calls (they bound their own waits)
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -53,20 +69,35 @@ class Tool:
 
     @cached_property
     def output_schema(self) -> dict[str, Any]:
-        return output_schema(self.result)
+        if not self.budgeted:
+            return output_schema(self.result)
+        return result_variants(output_schema(self.result), output_schema(PendingResult))
 
     @property
     def annotations(self) -> dict[str, bool]:
         return {"readOnlyHint": self.read_only, "untrustedContentHint": self.untrusted_content}
 
     async def call(self, raw_arguments: Any, context: CallContext) -> dict[str, Any]:
-        """Run the tool; always returns an envelope, never raises."""
+        """Run the tool within the call budget; always returns an envelope, never raises.
+
+        Work not done within the budget goes on; the call then returns a pending result.
+        """
+        if context.calls is None or not self.budgeted:
+            return await self._run(raw_arguments, context)
+        call = context.calls.start(self.name, lambda: self._run(raw_arguments, context), iso_now())
+        if await wait_for(call, context.budget_ms / 1000):
+            return call.task.result()
+        call.pending_returned = True
+        return success(context.pending(call))
+
+    async def _run(self, raw_arguments: Any, context: CallContext) -> dict[str, Any]:
         try:
             if context.abort.aborted:
                 raise ToolError(ErrorCode.ABORTED, "The call was aborted before it started.")
             arguments = parse_arguments(self.arguments, raw_arguments)
             context.tool = self.name
-            return success(await self.handler(arguments, context))
+            result = await self.handler(arguments, context)
+            return result if isinstance(result, Delivered) else success(result)
         except asyncio.CancelledError:
             return failure(error_payload(ToolError(ErrorCode.ABORTED, "The call was cancelled.")))
         except Exception as exc:  # every failure becomes a structured error
@@ -77,7 +108,7 @@ class Registry:
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
 
-    def tool(self, name: str, title: str, *, read_only: bool, untrusted_content: bool = True):
+    def tool(self, name: str, title: str, *, read_only: bool, untrusted_content: bool = True, budgeted: bool = True):
         """Register `async def fn(args: SomeArguments, ctx) -> ResultType`.
 
         The docstring is the description; the argument and return annotations
@@ -98,6 +129,7 @@ class Registry:
                 arguments=hints[first_parameter],
                 result=hints["return"],
                 handler=handler,
+                budgeted=budgeted,
             )
             return handler
 

@@ -75,6 +75,17 @@ def output_schema(result_type: Any) -> dict[str, Any]:
     return _finish(TypeAdapter(result_type).json_schema(mode="serialization"), nullable=True)
 
 
+def result_variants(*schemas: dict[str, Any]) -> dict[str, Any]:
+    """One output schema admitting any of several result shapes (object-rooted unless null is one of them)."""
+    variants: list[dict[str, Any]] = []
+    for schema in schemas:
+        variants.extend(schema["anyOf"] if set(schema) == {"anyOf"} else [schema])
+    combined: dict[str, Any] = {"anyOf": variants}
+    if all(variant.get("type") == "object" for variant in variants):
+        combined = {"type": "object", **combined}
+    return combined
+
+
 def _field_name(location: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in location) or "(arguments)"
 

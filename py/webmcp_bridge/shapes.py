@@ -7,7 +7,7 @@ from typing_extensions import NotRequired, TypedDict
 Actor = Literal["human", "agent"]
 DiffKind = Literal["same", "removed", "added"]
 Action = Literal["inserted", "edited", "ran", "deleted"]
-KernelStatus = Literal["idle", "busy", "starting", "dead", "unavailable", "unknown"]
+KernelStatus = Literal["idle", "busy", "starting", "restarting", "dead", "unavailable", "unknown"]
 CellType = Literal["code", "markdown", "raw"]
 
 

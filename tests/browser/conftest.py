@@ -91,25 +91,28 @@ class Lab:
         assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
         return result["structuredContent"]
 
-    def start_call(self, name: str, arguments: dict) -> None:
-        """Start a call through the browser's own WebMCP API without waiting; finish_call awaits it."""
+    def start_call(self, name: str, arguments: dict, key: str = "call") -> None:
+        """Start a call through the browser's own WebMCP API without waiting; finish_call(key) awaits it."""
         self.page.evaluate(
-            """async ([name, input]) => {
+            """async ([name, input, key]) => {
                 const tool = (await document.modelContext.getTools()).find(t => t.name === name);
-                window.__webmcpAbort = new AbortController();
-                window.__webmcpCall = document.modelContext.executeTool(
-                    tool, input, {signal: window.__webmcpAbort.signal});
+                window.__webmcpAborts = window.__webmcpAborts || {};
+                window.__webmcpCalls = window.__webmcpCalls || {};
+                window.__webmcpAborts[key] = new AbortController();
+                window.__webmcpCalls[key] = document.modelContext.executeTool(
+                    tool, input, {signal: window.__webmcpAborts[key].signal});
+                window.__webmcpCall = window.__webmcpCalls[key];
             }""",
-            [name, arguments],
+            [name, arguments, key],
         )
 
-    def abort_call(self) -> None:
-        self.page.evaluate("() => window.__webmcpAbort.abort()")
+    def abort_call(self, key: str = "call") -> None:
+        self.page.evaluate("key => window.__webmcpAborts[key].abort()", key)
 
-    def finish_call(self) -> dict:
+    def finish_call(self, key: str = "call") -> dict:
         """The call's structured result, or {"rejected": ...} when the browser rejected it (as on abort)."""
         outcome = self.page.evaluate(
-            "() => window.__webmcpCall.then(text => ({text}), error => ({rejected: error.name}))"
+            "key => window.__webmcpCalls[key].then(text => ({text}), error => ({rejected: error.name}))", key
         )
         return outcome if "rejected" in outcome else json.loads(outcome["text"])["structuredContent"]
 

@@ -44,7 +44,7 @@ def test_a_range_stops_at_the_first_error(lab):
     assert result["status"] == "error"
     assert [(r["cellId"], r["status"]) for r in result["results"]] == [("define", "ok"), ("boom", "error")]
     error = result["results"][1]
-    assert "ValueError" in error["ename"] and error["evalue"] == "bad value"
+    assert error["ename"] == "ValueError" and error["evalue"] == "bad value"  # not "<class 'ValueError'>"
     assert "bad value" in error["traceback"] and "\x1b" not in error["traceback"]
     assert "bad value" in error["outputSummary"] and "\n" not in error["outputSummary"]
     assert isinstance(error["executionCount"], int)
@@ -136,8 +136,8 @@ def test_an_already_aborted_call_does_nothing(lab):
             const tool = (await document.modelContext.getTools()).find(t => t.name === 'jupyter_run_cells');
             const controller = new AbortController();
             controller.abort();
-            window.__webmcpCall = document.modelContext.executeTool(
-                tool, {notebookPath: 'running.ipynb', cellIds: ['define']}, {signal: controller.signal});
+            window.__webmcpCalls = {call: document.modelContext.executeTool(
+                tool, {notebookPath: 'running.ipynb', cellIds: ['define']}, {signal: controller.signal})};
         }"""
     )
     assert lab.finish_call() == {"rejected": "AbortError"}

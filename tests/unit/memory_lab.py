@@ -115,9 +115,10 @@ class MemoryNotebook:
     def set_review_entry(self, entry: dict) -> None:
         self.notebook_metadata["jupyterlite_webmcp_review"] = entry
 
-    async def save(self) -> None:
+    async def save(self) -> str:
         self.saved += 1
         self.dirty = False
+        return "saved"
 
     def activate(self) -> None:
         pass
@@ -151,6 +152,7 @@ class MemoryLab:
         self.notebooks = {notebook.path: notebook for notebook in notebooks}
         self.current = notebooks[0] if notebooks else None
         self.proposals = MemoryProposals()
+        self.dialogs = MemoryDialogs()
 
     def current_notebook(self):
         return self.current
@@ -192,3 +194,14 @@ class MemoryLab:
 
     async def delete(self, path: str) -> None:
         raise NotImplementedError
+
+
+class MemoryDialogs:
+    def __init__(self) -> None:
+        self.dialogs = []
+
+    def open_dialogs(self):
+        return list(self.dialogs)
+
+    async def press(self, dialog_id: str, index: int) -> None:
+        self.dialogs = [d for d in self.dialogs if d.id != dialog_id]

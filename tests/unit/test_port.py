@@ -18,6 +18,7 @@ IMPLEMENTATIONS = {
     "LabPort": ("adapter/lab.py", "Lab"),
     "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
+    "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),
 }
 
 

@@ -31,6 +31,8 @@ EXPECTED_TOOLS = {
     "jupyter_focus_comment",
     "jupyter_export_notebook",
     "jupyter_get_output_selection",
+    "jupyter_wait_for_result",
+    "jupyter_answer_dialog",
 }
 
 

@@ -10,6 +10,7 @@ from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
 from ..text import to_json
+from ..calls import CallTable
 from ..registry import CallContext, NeverAborted, Registry
 from .panel import install_controls
 from .ffi import js_value, to_python
@@ -48,7 +49,8 @@ def _arguments(raw: Any) -> Any:
 
 async def serve(host: Any, registry: Registry) -> int:
     """Register every tool on the host's model context; returns how many took."""
-    lab = Lab(host)
+    calls = CallTable()
+    lab = Lab(host, calls)
     lab.human_edits.watch_all(host.tracker)
     install_controls(lab, host)
     lab.output_selection = OutputSelectionTracker(lab)
@@ -58,13 +60,11 @@ async def serve(host: Any, registry: Registry) -> int:
 
         async def execute(raw: Any = None, options: Any = None, tool=tool) -> Any:
             signal = js_value(getattr(options, "signal", None)) if js_value(options) is not None else None
-            context = CallContext(lab, SignalAbort(signal) if signal is not None else NeverAborted())
-            lab.calls_in_flight += 1
+            context = CallContext(lab, SignalAbort(signal) if signal is not None else NeverAborted(), calls=calls)
             started = performance.now()
             try:
                 envelope = await tool.call(_arguments(raw), context)
             finally:
-                lab.calls_in_flight -= 1
                 _time_call(tool.name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(envelope))

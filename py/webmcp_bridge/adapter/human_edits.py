@@ -55,7 +55,7 @@ class HumanEditRecorder:
         if panel.isDisposed:
             self._baselines.pop(key, None)
             return
-        if self._lab.calls_in_flight:
+        if self._lab.calls.running():  # an agent call may still be writing: it attributes its own edits
             self._schedule(key)
             return
         handle = NotebookHandle(self._lab, panel)

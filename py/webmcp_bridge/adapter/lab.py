@@ -5,7 +5,10 @@ from typing import Any, Optional
 from .. import limits
 from ..access import METADATA_KEY, Access, notebook_access, with_cell_access, with_notebook_access
 from ..views import CellList
-from .ffi import js_value, settled, to_js_object, to_python
+from ..calls import CallTable
+from ..errors import ErrorCode, ToolError
+from .dialogs import DialogWatcher
+from .ffi import js_value, to_js_object, to_python
 from .human_edits import HumanEditRecorder
 from .notebook import NotebookHandle
 from .proposals import ProposalBoard
@@ -32,13 +35,14 @@ class CellListCache:
 class Lab:
     """The live JupyterLab application as the tools need it."""
 
-    def __init__(self, host: Any):
+    def __init__(self, host: Any, calls: CallTable):
         self.app = host.app
         self.classes = host.classes
         self.readers = host.readers
-        self.calls_in_flight = 0
+        self.calls = calls
         self.output_selection = None
         self.proposals = ProposalBoard()
+        self.dialogs = DialogWatcher(host.classes.Dialog, calls)
         self.human_edits = HumanEditRecorder(self)
         self.cell_lists = CellListCache()
         self._tracker = host.tracker
@@ -62,10 +66,10 @@ class Lab:
             self._documents.openOrReveal(path, "Notebook", kernel_arg, to_js_object({"activate": activate}))
         )
         if panel is None:
-            raise RuntimeError(f"JupyterLab could not open {path}")
-        await panel.context.ready
-        # A notebook without a kernelspec makes JupyterLab ask the human; never wait on that for long.
-        await settled(panel.sessionContext.ready, limits.SESSION_READY_WAIT_MS)
+            raise ToolError(ErrorCode.LAB_ERROR, f"JupyterLab could not open {path}.", path=path)
+        await self.dialogs.wait(panel.context.ready, "opened the notebook")
+        # A notebook without a kernelspec makes JupyterLab ask which kernel to start: a dialog of this call.
+        await self.dialogs.wait(panel.sessionContext.ready, "started its kernel", limits.SESSION_READY_WAIT_MS, required=False)
         return NotebookHandle(self, panel)
 
     def output_selection_record(self) -> Optional[dict[str, Any]]:

@@ -13,7 +13,11 @@ from ..provenance import add_history, iso_now
 from ..review import REVIEW_KEY, ReviewStore
 from ..shapes import Action, Actor, KernelInfo
 from ..views import CellList, CellRecord, EditorState
+from ..calls import current_call
+from ..errors import ErrorCode, ToolError
+from ..text import one_line
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
+from .kernel_watch import watch_execution
 
 if TYPE_CHECKING:
     from .lab import Lab
@@ -22,8 +26,8 @@ _KERNEL_STATUS = {
     "idle": "idle",
     "busy": "busy",
     "starting": "starting",
-    "restarting": "starting",
-    "autorestarting": "starting",
+    "restarting": "restarting",
+    "autorestarting": "restarting",
     "dead": "dead",
     "terminating": "dead",
     "unknown": "unknown",
@@ -219,8 +223,10 @@ class NotebookHandle:
         return info
 
     async def has_kernel(self) -> bool:
-        """Whether a kernel is attached, once the session has initialized (or a kernel dialog made it wait too long)."""
-        await settled(self._panel.sessionContext.ready, limits.SESSION_READY_WAIT_MS)
+        """Whether a kernel is attached, once the session has initialized (a kernel dialog of this call may ask first)."""
+        await self._lab.dialogs.wait(
+            self._panel.sessionContext.ready, "waited for the kernel", limits.SESSION_READY_WAIT_MS, required=False
+        )
         session = js_value(self._panel.sessionContext.session)
         return session is not None and js_value(session.kernel) is not None
 
@@ -274,8 +280,8 @@ class NotebookHandle:
         widget = self._widget_for(index, cell_id)
         if widget is None:
             return None
-        reply = js_value(await self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext))
-        return str(reply.content.status) if reply is not None else "error"
+        execution = self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext)
+        return await watch_execution(execution, self._panel.sessionContext)
 
     def _kernel(self) -> Any:
         session = js_value(self._panel.sessionContext.session)
@@ -296,7 +302,7 @@ class NotebookHandle:
             return False
 
     async def restart_kernel(self) -> None:
-        await self._panel.sessionContext.restartKernel()
+        await self._lab.dialogs.wait(self._panel.sessionContext.restartKernel(), "restarted the kernel")
 
     # View
 
@@ -324,7 +330,18 @@ class NotebookHandle:
         )
         editor.focus()
 
-    async def save(self) -> None:
-        await self._panel.context.save()
+    async def save(self) -> str:
+        """Save through JupyterLab: "saved", or "reverted" when a File Changed dialog was answered Revert."""
+        call = current_call()
+        try:
+            await self._lab.dialogs.wait(self._panel.context.save(), "saved the notebook")
+        except ToolError:
+            raise
+        except Exception as error:  # JupyterLab rejects a save whose dialog was cancelled
+            raise ToolError(
+                ErrorCode.DIALOG_CANCELLED, f"The save was cancelled; nothing was written. ({one_line(str(error))})"
+            ) from None
+        answers = call.answers.values() if call is not None else []
+        return "reverted" if any(label.casefold() == "revert" for label in answers) else "saved"
 
 

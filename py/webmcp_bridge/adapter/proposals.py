@@ -6,6 +6,7 @@ from typing import Any, Optional
 from pyodide.ffi import create_proxy
 
 from ..errors import ErrorCode, ToolError
+from ..calls import current_call
 from ..proposals import new_proposal_id
 from .dom import element
 
@@ -30,6 +31,9 @@ class ProposalBoard:
     ) -> tuple[str, Optional[str], str]:
         """Show the proposal under the cell and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
         proposal_id = new_proposal_id()
+        call = current_call()
+        if call is not None:
+            call.wait_on(kind="human", proposalId=proposal_id, cellId=cell_id)
         key = (notebook.path, cell_id)
         self._pending[key] = proposal_id
         decision: asyncio.Future = asyncio.get_event_loop().create_future()

@@ -5,6 +5,8 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from ..calls import CallSummary
+from ..dialogs import DialogView, view
 from ..shapes import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
 from ..positions import editor_coordinates
 from ..notebooks import find_cell, focus_of, info_of, resolve_notebook, review_counts
@@ -23,6 +25,8 @@ class ContextResult(TypedDict):
     kernel: Optional[KernelInfo]
     focus: Optional[FocusContext]
     review: Optional[ReviewCounts]
+    pending: list[CallSummary]
+    dialogs: list[DialogView]
 
 
 @tool("jupyter_get_context", "Get notebook context", read_only=True)
@@ -31,14 +35,21 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
     Call it first; "this" usually means the selection. Reads the live state,
     unsaved edits included. Fields are null when no notebook is current;
-    `review` counts the notebook's review threads.
+    `review` counts the notebook's review threads; `pending` lists your calls
+    still running past the call budget (get their results with
+    jupyter_wait_for_result); `dialogs` lists open JupyterLab dialogs: yours in
+    full, the human's only as `owner: "human"`.
     """
     lab = ctx.lab
     documents = [path for path, access in lab.open_documents() if access != "none"]
+    activity = {
+        "pending": [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else [],
+        "dialogs": [view(dialog) for dialog in lab.dialogs.open_dialogs()],
+    }
     workspace: Workspace = {"currentDirectory": lab.current_directory(), "openDocuments": documents}
     notebook = lab.current_notebook()
     if notebook is None or notebook.access() == "none":
-        return {"workspace": workspace, "notebook": None, "kernel": None, "focus": None, "review": None}
+        return {"workspace": workspace, "notebook": None, "kernel": None, "focus": None, "review": None, **activity}
     records = notebook.cells()
     return {
         "workspace": workspace,
@@ -46,6 +57,7 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
         "kernel": notebook.kernel(),
         "focus": focus_of(notebook, records),
         "review": review_counts(notebook, records),
+        **activity,
     }
 
 

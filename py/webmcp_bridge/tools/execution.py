@@ -51,6 +51,25 @@ def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
 
 
 GONE = "The cell no longer exists; it was not run."
+DROPPED = {
+    "ename": "ExecutionCancelled",
+    "evalue": "The kernel dropped this execution: a cell queued before it failed, and JupyterLite cancels "
+    "the executions waiting behind a failure. Run it again.",
+    "traceback": "",
+}
+KERNEL_LOST = {
+    "died": (ErrorCode.KERNEL_DIED, "The kernel died while cell {cell} ran"),
+    "restarted": (ErrorCode.KERNEL_RESTARTED, "The kernel restarted while cell {cell} ran"),
+}
+
+
+class KernelLost(Exception):
+    """The kernel died or restarted under a running cell: the run stops."""
+
+    def __init__(self, outcome: str, cell_id: str):
+        super().__init__(outcome)
+        self.outcome = outcome
+        self.cell_id = cell_id
 
 
 def _locate(notebook: NotebookPort, target: Target) -> tuple[int, Optional[CellRecord]]:
@@ -90,6 +109,8 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
         stop_listening()
     if status is None:
         return _skipped(-1, target.reported_id, "The cell's view changed under the run; it was not run.")
+    if status in KERNEL_LOST:
+        raise KernelLost(status, record.id)
     index, record = _locate(notebook, target)
     if record is None:  # deleted or hidden while it ran: reported like a vanished target
         return _skipped(-1, target.reported_id, GONE)
@@ -103,7 +124,9 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
         "executionCount": cell.get("execution_count"),
         "outputSummary": summarize_outputs(outputs),
     }
-    if result["status"] == "error":
+    if status == "dropped":
+        result.update(DROPPED, outputSummary=f"{DROPPED['ename']}: {DROPPED['evalue']}")
+    elif result["status"] == "error":
         result.update(error_details(outputs))
     return result
 
@@ -116,7 +139,12 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     had run them. Each result has a one-line outputSummary (errors inline);
     markdown is rendered, raw and empty cells are no-ops, and a cell deleted
     or locked meanwhile is skipped. To compute something new, insert a cell
-    first: arbitrary code cannot be run.
+    first: arbitrary code cannot be run. A run still going after the call
+    budget (20 s) returns {status: "pending", pendingId}: it goes on, and
+    jupyter_wait_for_result returns this result. The Pyodide kernel cannot
+    stop running code (an interrupt only cancels queued runs): restart the
+    kernel to stop it. A kernel that dies or restarts mid-run ends the call
+    with KERNEL_DIED / KERNEL_RESTARTED, carrying the results so far.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
@@ -150,7 +178,18 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
             cell_id = record.id if record is not None else target.reported_id
             results.append(_skipped(index, cell_id, "The owner made the notebook read-only; it was not run."))
             continue
-        result = await _run_one(notebook, target, ctx)
+        ctx.wait_on(kind="kernel", cellId=target.cell_id, done=len(results), total=len(targets))
+        try:
+            result = await _run_one(notebook, target, ctx)
+        except KernelLost as lost:
+            code, message = KERNEL_LOST[lost.outcome]
+            raise ToolError(
+                code,
+                message.format(cell=lost.cell_id) + "; its state is gone and the cells after it did not run. "
+                "Run the cells again once the kernel is idle.",
+                cellId=lost.cell_id,
+                results=results,
+            ) from None
         results.append(result)
         if result["status"] == "error" and args.stopOnError and not ctx.abort.aborted:
             break

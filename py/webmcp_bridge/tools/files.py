@@ -163,6 +163,7 @@ class SaveNotebookResult(TypedDict):
     saved: bool
     path: str
     dirty: bool
+    reverted: NotRequired[bool]
 
 
 @tool("jupyter_save_notebook", "Save the notebook", read_only=False, untrusted_content=False)
@@ -170,7 +171,15 @@ async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNo
     """Write the live notebook, unsaved edits included, to its file in the workspace.
 
     Other tools never save; call this only when the file itself should change.
+    If the file changed on disk since it was opened, JupyterLab asks "File
+    Changed" (Cancel / Revert / Overwrite): the call returns pending with that
+    dialog; answer it with jupyter_answer_dialog. Revert loads the file on disk
+    and discards the live edits (saved: false, reverted: true); Cancel ends the
+    call with DIALOG_CANCELLED.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    await notebook.save()
-    return {"saved": True, "path": notebook.path, "dirty": notebook.dirty}
+    outcome = await notebook.save()
+    result: SaveNotebookResult = {"saved": outcome == "saved", "path": notebook.path, "dirty": notebook.dirty}
+    if outcome == "reverted":
+        result["reverted"] = True
+    return result

@@ -1,0 +1,62 @@
+"""Waiting for one execution while watching the kernel: it may die, restart, or drop the request.
+
+JupyterLite's kernel never answers an execution that was queued behind a cell
+that failed, and a restarted or dead kernel never answers the one it was
+running; a wait on the reply alone would never end.
+"""
+
+import asyncio
+from typing import Any
+
+from pyodide.ffi import create_proxy
+
+from .. import limits
+from .ffi import js_value
+
+LOST = {"dead": "died", "terminating": "died", "restarting": "restarted", "autorestarting": "restarted"}
+STARTED_AGAIN = ("starting", "unknown")  # a kernel only passes through these again when it restarted
+POLL_SECONDS = 0.25
+
+
+async def watch_execution(execution: Any, session_context: Any) -> str:
+    """The reply's status ("ok", "error", "abort"), or what happened instead: "died", "restarted", "dropped"."""
+    kernel = js_value(js_value(session_context.session).kernel)
+    seen: list[str] = []
+    on_status = create_proxy(lambda _kernel, status: seen.append(str(status)))
+    on_kernel = create_proxy(lambda *_: seen.append("replaced"))
+    kernel.statusChanged.connect(on_status)
+    session_context.kernelChanged.connect(on_kernel)
+    future = asyncio.ensure_future(execution)
+    loop = asyncio.get_event_loop()
+    idle_since = None
+    was_up = str(kernel.status) in ("idle", "busy")
+    try:
+        while not future.done():
+            await asyncio.wait({future}, timeout=POLL_SECONDS)
+            if future.done():
+                break
+            for status in seen:
+                if status == "replaced" or (was_up and status in STARTED_AGAIN):
+                    return "restarted"
+                if status in LOST:
+                    return LOST[status]
+                was_up = was_up or status in ("idle", "busy")
+            seen.clear()
+            if str(kernel.status) == "idle":
+                idle_since = idle_since if idle_since is not None else loop.time()
+                if loop.time() - idle_since >= limits.KERNEL_DROPPED_AFTER_MS / 1000:
+                    return "dropped"
+            else:
+                idle_since = None
+        try:
+            reply = js_value(future.result())
+        except Exception:  # the future was disposed: the kernel went away under it
+            return next((LOST[s] for s in seen if s in LOST), "restarted")
+        return str(reply.content.status) if reply is not None else "error"
+    finally:
+        if not future.done():
+            future.cancel()
+        kernel.statusChanged.disconnect(on_status)
+        session_context.kernelChanged.disconnect(on_kernel)
+        on_status.destroy()
+        on_kernel.destroy()

@@ -1,0 +1,237 @@
+"""Calls that outlive the call budget: the pending-call table, what each call waits for, and the waiting itself.
+
+Pure. A tool call runs as a task; whoever waits on it (the call itself, then
+`jupyter_wait_for_result`) waits at most the call budget, and earlier when a
+dialog of that call opens. Nothing is cancelled by the budget.
+"""
+
+import asyncio
+import contextlib
+import contextvars
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Literal, Optional, Sequence
+
+from typing_extensions import NotRequired, TypedDict
+
+from . import limits
+from .dialogs import Dialog, DialogView, view
+from .errors import ErrorCode, ToolError
+from .text import one_line
+
+_current: contextvars.ContextVar[Optional["Call"]] = contextvars.ContextVar("webmcp_call", default=None)
+
+
+@dataclass
+class Call:
+    """One tool call in flight: its task, what it is waiting for, and its dialogs."""
+
+    id: str
+    tool: str
+    started: float
+    started_at: str
+    task: "asyncio.Future[dict]"
+    waiting_for: dict[str, Any] = field(default_factory=lambda: {"kind": "work"})
+    in_dialog_scope: int = 0
+    pending_returned: bool = False
+    settled: Optional[float] = None
+    attention: asyncio.Event = field(default_factory=asyncio.Event)  # set when a dialog of this call opens
+    dialogs: list[str] = field(default_factory=list)
+    answers: dict[str, str] = field(default_factory=dict)  # dialog id -> the label of the button that answered it
+
+    def wait_on(self, **what: Any) -> None:
+        """Say what the call waits for now (shown in pending results and get_context)."""
+        self.waiting_for = what
+
+    def summary(self) -> "CallSummary":
+        return {"pendingId": self.id, "tool": self.tool, "since": self.started_at, "waitingFor": dict(self.waiting_for)}  # type: ignore[typeddict-item]
+
+
+def current_call() -> Optional[Call]:
+    """The call whose task is running this code, if any."""
+    return _current.get()
+
+
+@contextlib.contextmanager
+def dialog_scope() -> Iterator[Optional[Call]]:
+    """Mark a wait on JupyterLab during which a dialog that opens belongs to the current call."""
+    call = _current.get()
+    if call is not None:
+        call.in_dialog_scope += 1
+    try:
+        yield call
+    finally:
+        if call is not None:
+            call.in_dialog_scope -= 1
+
+
+def unknown_call(pending_id: str) -> ToolError:
+    return ToolError(
+        ErrorCode.PENDING_CALL_NOT_FOUND,
+        f'No pending call "{pending_id}": it never existed, or its result was delivered or expired '
+        f"({limits.PENDING_RESULT_KEEP_MS // 60_000} minutes after it settled; at most "
+        f"{limits.MAX_SETTLED_PENDING_CALLS} are kept).",
+        pendingId=pending_id,
+    )
+
+
+class CallTable:
+    """Every call in flight, and the calls that returned a pending result until their result expires."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self._clock = clock
+        self._numbers = itertools.count(1)
+        self._calls: dict[str, Call] = {}
+
+    def start(self, tool: str, run: Callable[[], Any], started_at: str) -> Call:
+        """Start `run()` (a coroutine returning the envelope) as the task of a new call."""
+        call_id = f"call-{next(self._numbers)}"
+        context = contextvars.copy_context()
+        placeholder: asyncio.Future = asyncio.get_event_loop().create_future()
+        call = Call(call_id, tool, self._clock(), started_at, placeholder)
+        context.run(_current.set, call)
+        call.task = context.run(asyncio.ensure_future, run())
+        call.task.add_done_callback(lambda _: self._settle(call))
+        self._calls[call_id] = call
+        return call
+
+    def _settle(self, call: Call) -> None:
+        call.settled = self._clock()
+        call.attention.set()
+        if not call.pending_returned:
+            self._calls.pop(call.id, None)  # its caller got the result: nothing to keep
+        self.expire()
+
+    def expire(self) -> None:
+        """Drop settled results after the keep time, and beyond the newest MAX_SETTLED_PENDING_CALLS."""
+        now = self._clock()
+        keep_seconds = limits.PENDING_RESULT_KEEP_MS / 1000
+        settled = sorted((c for c in self._calls.values() if c.settled is not None), key=lambda c: c.settled)
+        for index, call in enumerate(settled):
+            if now - call.settled > keep_seconds or index < len(settled) - limits.MAX_SETTLED_PENDING_CALLS:
+                del self._calls[call.id]
+
+    def get(self, pending_id: str) -> Call:
+        self.expire()
+        call = self._calls.get(pending_id)
+        if call is None or not call.pending_returned:
+            raise unknown_call(pending_id)
+        return call
+
+    def pending(self) -> list[Call]:
+        """Calls that returned a pending result and still run."""
+        self.expire()
+        return [c for c in self._calls.values() if c.pending_returned and c.settled is None]
+
+    def running(self) -> int:
+        """How many calls have not settled, the pending ones included."""
+        return sum(c.settled is None for c in self._calls.values())
+
+    def in_dialog_scope(self) -> list[Call]:
+        return [c for c in self._calls.values() if c.settled is None and c.in_dialog_scope > 0]
+
+    def find(self, call_id: Optional[str]) -> Optional[Call]:
+        return self._calls.get(call_id) if call_id is not None else None
+
+
+async def wait_for(call: Call, seconds: float) -> bool:
+    """Wait until the call settles, a dialog of it opens, or `seconds` pass; True when it settled."""
+    if call.task.done():
+        return True
+    call.attention.clear()
+    try:
+        await asyncio.wait_for(call.attention.wait(), max(0.0, seconds))
+    except asyncio.TimeoutError:
+        pass
+    return call.task.done()
+
+
+class WaitingFor(TypedDict):
+    """What a pending call waits for: `kernel` (a cell running), `human` (a proposal), `dialog`, or `work`."""
+
+    kind: str
+    cellId: NotRequired[str]
+    done: NotRequired[int]
+    total: NotRequired[int]
+    proposalId: NotRequired[str]
+    dialogId: NotRequired[str]
+
+
+class CallSummary(TypedDict):
+    pendingId: str
+    tool: str
+    since: str
+    waitingFor: WaitingFor
+
+
+class Answered(TypedDict):
+    dialogId: str
+    button: str
+
+
+class PendingResult(TypedDict):
+    """A call not done within the budget: it goes on; jupyter_wait_for_result gets its result."""
+
+    status: Literal["pending"]
+    pendingId: str
+    tool: str
+    since: str
+    message: str
+    waitingFor: WaitingFor
+    dialog: NotRequired[DialogView]
+    answered: NotRequired[Answered]
+
+
+def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Optional[Dialog]:
+    """The call's open dialog that needs attention first: a shown one, else the oldest queued."""
+    own = [d for d in dialogs if d.owner == call.id]
+    return next((d for d in own if d.shown), own[0] if own else None)
+
+
+def pending_result(call: Call, budget_seconds: float, dialogs: Sequence[Dialog], **extra: Any) -> PendingResult:
+    dialog = None if call.task.done() else dialog_of(call, dialogs)
+    waiting = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else dict(call.waiting_for)
+    result: PendingResult = {
+        "status": "pending",
+        "pendingId": call.id,
+        "tool": call.tool,
+        "since": call.started_at,
+        "message": pending_message(call, budget_seconds, None if dialog is None else view(dialog)),
+        "waitingFor": waiting,  # type: ignore[typeddict-item]
+    }
+    if dialog is not None:
+        result["dialog"] = view(dialog)
+    result.update(extra)  # type: ignore[typeddict-item]
+    return result
+
+
+def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogView]) -> str:
+    """What the agent should know and do about a call that has not settled yet."""
+    if dialog is not None:
+        if dialog.get("error"):
+            return (
+                f"JupyterLab reported an error in a dialog while {call.tool} ran, and the call probably failed. "
+                "Read the dialog, close it with jupyter_answer_dialog, then call jupyter_wait_for_result."
+            )
+        return (
+            f"{call.tool} waits for an answer to a JupyterLab dialog. Press one of its buttons with "
+            "jupyter_answer_dialog (or ask the human to); the call then goes on."
+        )
+    what = call.waiting_for
+    kind = what.get("kind")
+    if kind == "kernel":
+        doing = (
+            f"The kernel is running cell {what.get('cellId')} ({what.get('done', 0)} of {what.get('total', 1)} done)"
+        )
+        advice = " The Pyodide kernel cannot stop running code; restart the kernel to stop it."
+    elif kind == "human":
+        doing = "The human is reviewing the proposal (Propose mode); they may take as long as they like"
+        advice = ""
+    else:
+        doing = f"{call.tool} is still working"
+        advice = ""
+    return one_line(
+        f"{doing} after {budget_seconds:g} seconds; it continues in the background. "
+        f"Call jupyter_wait_for_result with pendingId {call.id} to get its result.{advice}"
+    )

@@ -1,0 +1,94 @@
+"""Long work and dialogs: getting the result of a call that went on past the budget, and answering its dialogs."""
+
+from typing import Any, Optional, Union
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from .. import limits
+from ..calls import Answered, wait_for
+from ..dialogs import choose_button, choose_dialog
+from ..envelope import Delivered, failure, success
+from ..registry import CallContext, tool
+from ..schema import Arguments
+
+BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
+
+
+class WaitArguments(Arguments):
+    pendingId: str = Field(description="The pendingId of a pending result.")
+    timeoutSeconds: Optional[float] = Field(
+        None, ge=0, le=BUDGET_SECONDS, description=f"Longest wait; at most and by default {BUDGET_SECONDS:g}."
+    )
+
+
+class AnyResult(TypedDict, total=False):
+    """The waited-for call's own result (its tool's shape, an error, or pending again)."""
+
+
+@tool("jupyter_wait_for_result", "Wait for a pending result", read_only=True, budgeted=False)
+async def wait_for_result(args: WaitArguments, ctx: CallContext) -> AnyResult:
+    """Wait for a call that returned {status: "pending", pendingId} and return its final result, in that tool's own shape (a run_cells result, a save result, an error, PROPOSAL_DENIED...), or pending again.
+
+    Waits at most timeoutSeconds (default and maximum: the call budget, 20 s)
+    and returns at once while a dialog of that call waits for an answer (see
+    jupyter_answer_dialog). A result can be read again for 10 minutes after
+    the call settled (at most 50 are kept, oldest first out); after that, or
+    for an id that never returned pending, the error is PENDING_CALL_NOT_FOUND.
+    """
+    call = ctx.calls.get(args.pendingId)
+    budget = ctx.budget_ms / 1000
+    seconds = budget if args.timeoutSeconds is None else min(args.timeoutSeconds, budget)
+    waiting_dialog = any(d.owner == call.id and d.shown and not d.error for d in ctx.lab.dialogs.open_dialogs())
+    if waiting_dialog and not call.task.done():
+        return Delivered(success(ctx.pending(call)))
+    if await wait_for(call, seconds):
+        return Delivered(call.task.result())
+    return Delivered(success(ctx.pending(call)))
+
+
+class AnswerArguments(Arguments):
+    button: Union[str, int] = Field(description="The button to press: its label (case-insensitive) or its 0-based index.")
+    dialogId: Optional[str] = Field(
+        None, description="The dialog to answer; may be left out when exactly one dialog of your calls is open."
+    )
+
+
+class AnswerResult(TypedDict, total=False):
+    """The owning call's result (its tool's shape, or pending) with `answered`; else {success, answered}."""
+
+    success: bool
+    answered: Answered
+
+
+def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]:
+    payload = envelope.get("structuredContent")
+    if not isinstance(payload, dict):
+        return envelope  # a result cut to its last-resort form stays as it is
+    if envelope.get("isError"):
+        return failure({**payload, "answered": answered})
+    return success({**payload, "answered": answered})
+
+
+@tool("jupyter_answer_dialog", "Answer a dialog", read_only=False, untrusted_content=True, budgeted=False)
+async def answer_dialog(args: AnswerArguments, ctx: CallContext) -> AnswerResult:
+    """Press a button of a JupyterLab dialog that one of your calls raised, exactly as the human would, and return that call's result (or pending) with `answered`.
+
+    Use it when a result says a dialog waits (for example "File Changed" on
+    save: Cancel / Revert / Overwrite, or "Select Kernel"). Only a dialog that
+    is shown can be answered; a dialog the human opened cannot
+    (DIALOG_NOT_YOURS). Input fields keep their current value. After an error
+    dialog (one button) is closed, its call is waited for at most 1 second.
+    """
+    dialogs = ctx.lab.dialogs.open_dialogs()
+    dialog = choose_dialog(dialogs, args.dialogId)
+    index = choose_button(dialog, args.button)
+    await ctx.lab.dialogs.press(dialog.id, index)
+    answered: Answered = {"dialogId": dialog.id, "button": dialog.buttons[index]}
+    call = ctx.calls.find(dialog.owner)
+    if call is None or not call.pending_returned:
+        return {"success": True, "answered": answered}
+    seconds = limits.ERROR_DIALOG_WAIT_MS / 1000 if dialog.error else ctx.budget_ms / 1000
+    if await wait_for(call, seconds):
+        return Delivered(_with_answer(call.task.result(), answered))
+    return Delivered(success(ctx.pending(call, answered=answered)))
