@@ -13,8 +13,7 @@ from .paths import (BOOT_MODULE, BRIDGE_ASSETS, BRIDGE_SOURCE, BUILD, LITE, NPM_
                     SITE, SITE_PYODIDE, STDLIB_ZIP)
 from .shell import log, run
 from .snapshot import add_snapshot
-from .stamps import digest
-from .wheels import build_bridge_wheel, canonical, download_wasm_wheels, wheel_metadata
+from .wheels import build_bridge_wheel, download_wasm_wheels, pyodide_lock
 
 BRIDGE_MODULE = "webmcp_bridge"
 FILES_PACK = "site-packages.pack.gz"
@@ -86,21 +85,14 @@ def prepare_site_pyodide() -> None:
         if name != STDLIB_ZIP:
             shutil.copy2(NPM_PYODIDE / name, SITE_PYODIDE / name)
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], SITE_PYODIDE / STDLIB_ZIP)
-    npm_lock = json.loads((NPM_PYODIDE / "pyodide-lock.json").read_text())
-    packages = {}
-    for wheel in precompile("wheel", download_wasm_wheels(LITE / "kernel-requirements.txt")):
-        shutil.copy2(wheel, SITE_PYODIDE / wheel.name)
-        meta = wheel_metadata(wheel)
-        packages[canonical(meta["name"])] = {
-            "name": meta["name"], "version": meta["version"], "file_name": wheel.name, "install_dir": "site",
-            "sha256": digest(wheel), "package_type": "package", "imports": meta["imports"],
-            "depends": meta["depends"], "unvendored_tests": False,
-        }
-    for entry in packages.values():
-        entry["depends"] = [name for name in entry["depends"] if name in packages]
-    lock = {"info": npm_lock["info"], "packages": dict(sorted(packages.items()))}
-    (SITE_PYODIDE / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n")
-    log(f"site pyodide ready: {len(packages)} kernel wheels")
+    compiled = precompile("wheel", download_wasm_wheels(LITE / "kernel-requirements.txt"))
+    wheels = [Path(shutil.copy2(wheel, SITE_PYODIDE / wheel.name)) for wheel in compiled]
+    # The npm lock names 356 packages that live on a CDN: only its info block is kept.
+    npm_info = json.loads((NPM_PYODIDE / "pyodide-lock.json").read_text())["info"]
+    npm_version = json.loads((NPM_PYODIDE / "package.json").read_text())["version"]
+    lock = pyodide_lock(wheels, npm_info, npm_version)
+    lock.to_json(SITE_PYODIDE / "pyodide-lock.json", indent=1)
+    log(f"site pyodide ready: {len(lock.packages)} kernel wheels")
 
 
 def install_extension() -> None:

@@ -1,10 +1,11 @@
-"""Pyodide wheels: the pinned downloads, the bridge's own wheel, and what a Pyodide lock entry says of a wheel."""
+"""Pyodide wheels: the pinned downloads, the bridge's own wheel, and the lock that lists shipped wheels."""
 
 import shutil
 import sys
-import zipfile
-from email.parser import Parser
 from pathlib import Path
+
+from pyodide_lock import InfoSpec, PyodideLockSpec
+from pyodide_lock.utils import add_wheels_to_spec
 
 from .paths import BRIDGE_SOURCE, CACHE
 from .shell import run
@@ -33,28 +34,13 @@ def build_bridge_wheel(destination: Path) -> Path:
     return Path(next(builder.build(directory=str(destination), versions=["standard"])))
 
 
-def wheel_metadata(wheel: Path) -> dict:
-    """Name, version, imports and dependencies of a wheel, as a Pyodide lock entry needs."""
-    with zipfile.ZipFile(wheel) as archive:
-        names = archive.namelist()
-        metadata_name = next(name for name in names if name.endswith(".dist-info/METADATA"))
-        metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
-    imports = sorted({
-        name.split("/")[0].removesuffix(".py")
-        for name in names
-        if not name.split("/")[0].endswith((".dist-info", ".data"))
-        and (name.endswith("/__init__.py") and name.count("/") == 1 or "/" not in name and name.endswith(".py"))
-    })
-    depends = []
-    for requirement in metadata.get_all("Requires-Dist") or []:
-        if "extra ==" in requirement:
-            continue
-        name = requirement.split(";")[0].strip()
-        for separator in "<>=!~[( ":
-            name = name.split(separator)[0]
-        depends.append(canonical(name))
-    return {"name": metadata["Name"], "version": metadata["Version"], "imports": imports, "depends": depends}
+def pyodide_lock(wheels: list[Path], info: dict, pyodide_version: str) -> PyodideLockSpec:
+    """A lock listing exactly these wheels, which sit in one folder beside it.
 
-
-def canonical(name: str) -> str:
-    return name.lower().replace("_", "-").replace(".", "-")
+    `info` is the `info` block of the Pyodide's own lock (which lacks the Pyodide version).
+    Each entry holds the wheel's PEP 503 name, its sha256, its top-level imports and the
+    dependencies that apply in that Pyodide (environment markers evaluated for its platform
+    and Python); a dependency that applies but is not among the wheels fails the build.
+    """
+    empty = PyodideLockSpec(info=InfoSpec(**{"version": pyodide_version, **info}), packages={})
+    return add_wheels_to_spec(empty, wheels)
