@@ -11,6 +11,10 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from buildkit.env import CHROMIUM_FLAGS
+from buildkit.paths import SITE
+from buildkit.server import site_server
+
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
 TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off]"
@@ -338,15 +342,13 @@ def summarize(runs: list[dict]) -> dict:
     return summary
 
 
-def run_benchmark(
-    site_server, site: Path, chromium: str, flags: list[str], runs: int, calls: int, output: Path
-) -> dict:
+def run_benchmark(chromium: str, runs: int, calls: int, output: Path) -> dict:
     server = site_server(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path=demo.ipynb"
     loads = {(mode, kind): [] for mode in ("on", "off") for kind in ("cold", "warm")}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=flags)
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         for run in range(runs):
             for mode in ("on", "off"):  # interleaved, so drift affects both alike
                 context = browser.new_context()
@@ -361,7 +363,7 @@ def run_benchmark(
                 context.close()
         browser.close()
     server.shutdown()
-    site_bytes = sum(path.stat().st_size for path in site.rglob("*") if path.is_file())
+    site_bytes = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
     result = {
         "runs": runs,
         "siteMiB": round(site_bytes / 2**20, 1),

@@ -1,20 +1,17 @@
 """Browser fixtures: the built site on 127.0.0.1, Debian's Chromium with native WebMCP."""
 
-import importlib.util
 import json
 import os
 import shutil
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("project_build", ROOT / "build.py")
-project_build = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(project_build)
+from buildkit.env import CHROMIUM_FLAGS
+from buildkit.paths import SITE
+from buildkit.server import site_server
 
 READY = ".jp-webmcp-status[data-state=ready]"
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
@@ -29,9 +26,9 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def site_url():
-    if not (project_build.SITE / "index.html").exists():
+    if not (SITE / "index.html").exists():
         pytest.fail("the site is not built: run python3 build.py test")
-    server = project_build.site_server(0)
+    server = site_server(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -43,7 +40,7 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": project_build.CHROMIUM_FLAGS}
+    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_FLAGS}
 
 
 class RequestRecorder:

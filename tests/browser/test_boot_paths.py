@@ -5,10 +5,12 @@ import json
 
 import pytest
 
-from conftest import READY, SETTLED, chromium_path, project_build
+from buildkit.paths import SITE_BRIDGE_ASSETS
+from buildkit.snapshot import snapshot_inputs_digest
+from conftest import READY, SETTLED, chromium_path
 from webmcp_bridge.registry import REGISTRY
 
-MANIFEST = project_build.SITE_BRIDGE_ASSETS / "manifest.json"
+MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
 KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 
 
@@ -32,8 +34,8 @@ def assert_tools_work(page):
 
 def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     snapshot = json.loads(MANIFEST.read_text())["snapshot"]
-    assert snapshot["inputs"] == project_build.snapshot_inputs_digest(chromium_path())
-    assert (project_build.SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
+    assert snapshot["inputs"] == snapshot_inputs_digest(chromium_path())
+    assert (SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
     assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "webmcp_bridge"}
 
 

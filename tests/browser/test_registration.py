@@ -2,7 +2,8 @@
 
 import pytest
 
-from conftest import SETTLED, RequestRecorder, chromium_path, project_build
+from buildkit.env import CHROMIUM_FLAGS
+from conftest import SETTLED, RequestRecorder, chromium_path
 from webmcp_bridge.registry import REGISTRY
 
 
@@ -45,7 +46,7 @@ def assert_lab_works(page):
 
 
 def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
-    flags = [flag for flag in project_build.CHROMIUM_FLAGS if "WebMCP" not in flag]
+    flags = [flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag]
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
     try:
         page = browser.new_page()

@@ -1,0 +1,30 @@
+"""The npm packages and the Chromium that builds and tests need (the venv is build.py's own job)."""
+
+import os
+import shutil
+import sys
+
+from .paths import ROOT
+from .shell import run
+from .stamps import digest, up_to_date
+
+CHROMIUM_FLAGS = ["--enable-features=WebMCP", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def ensure_node_modules() -> None:
+    stamp = ROOT / "node_modules" / ".lock.sha256"
+    wanted = digest(ROOT / "package.json", ROOT / "package-lock.json")
+    if not up_to_date(stamp, wanted):
+        run("npm", "ci", "--no-audit", "--no-fund", cwd=ROOT)
+        stamp.write_text(wanted)
+
+
+def ensure_chromium() -> str:
+    """Debian's Chromium (Playwright cannot download browsers here)."""
+    found = shutil.which("chromium")
+    if found:
+        return found
+    run("apt-get", "update", "-qq")
+    run("apt-get", "install", "-y", "-qq", "chromium", env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    return shutil.which("chromium") or sys.exit("chromium is still missing after apt-get install")

@@ -1,0 +1,19 @@
+"""Where the sources, the caches and the build outputs live."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+CACHE = ROOT / ".cache"
+LABEXTENSION = BUILD / "labextension"
+BRIDGE_ASSETS = LABEXTENSION / "static" / "bridge"
+SITE = BUILD / "site"
+SITE_BRIDGE_ASSETS = SITE / "extensions" / "jupyterlite-webmcp" / "static" / "bridge"
+LITE = ROOT / "lite"
+SITE_PYODIDE = LITE / "static" / "pyodide"
+NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
+BRIDGE_SOURCE = ROOT / "py"
+BOOT_MODULE = ROOT / "lib" / "boot.mjs"
+
+STDLIB_ZIP = "python_stdlib.zip"
+PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ZIP)

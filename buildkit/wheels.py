@@ -1,0 +1,46 @@
+"""Pyodide wheels: the pinned downloads, the bridge's own wheel, and the lock that lists shipped wheels."""
+
+import shutil
+import sys
+from pathlib import Path
+
+from pyodide_lock import InfoSpec, PyodideLockSpec
+from pyodide_lock.utils import add_wheels_to_spec
+
+from .paths import BRIDGE_SOURCE, CACHE
+from .shell import run
+from .stamps import digest, up_to_date
+
+WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14",
+                 "--implementation", "cp", "--abi", "cp314"]
+
+
+def download_wasm_wheels(requirements: Path) -> list[Path]:
+    """Fetch the pinned Pyodide wheels of a requirements file (cached by its hash)."""
+    destination = CACHE / "wasm" / requirements.parent.name
+    stamp = destination / ".requirements.sha256"
+    if not up_to_date(stamp, digest(requirements)):
+        shutil.rmtree(destination, ignore_errors=True)
+        run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+            *WASM_PLATFORM, "-d", destination, "-r", requirements)
+        stamp.write_text(digest(requirements))
+    return sorted(destination.glob("*.whl"))
+
+
+def build_bridge_wheel(destination: Path) -> Path:
+    from hatchling.builders.wheel import WheelBuilder
+
+    builder = WheelBuilder(str(BRIDGE_SOURCE))
+    return Path(next(builder.build(directory=str(destination), versions=["standard"])))
+
+
+def pyodide_lock(wheels: list[Path], info: dict, pyodide_version: str) -> PyodideLockSpec:
+    """A lock listing exactly these wheels, which sit in one folder beside it.
+
+    `info` is the `info` block of the Pyodide's own lock (which lacks the Pyodide version).
+    Each entry holds the wheel's PEP 503 name, its sha256, its top-level imports and the
+    dependencies that apply in that Pyodide (environment markers evaluated for its platform
+    and Python); a dependency that applies but is not among the wheels fails the build.
+    """
+    empty = PyodideLockSpec(info=InfoSpec(**{"version": pyodide_version, **info}), packages={})
+    return add_wheels_to_spec(empty, wheels)
