@@ -94,11 +94,13 @@ def test_a_notebook_without_kernelspec_does_not_hang_the_tools(lab):
         {"cell_type": "code", "id": "k", "metadata": {}, "source": "1", "outputs": [], "execution_count": None}
     ]}
     lab.save_file("bare.ipynb", bare)
-    opened = lab.call("jupyter_open_notebook", {"path": "bare.ipynb"})  # JupyterLab asks the human for a kernel
-    assert opened["notebook"]["path"] == "bare.ipynb"
+    pending = lab.call("jupyter_open_notebook", {"path": "bare.ipynb"})  # JupyterLab asks which kernel
+    assert pending["status"] == "pending" and pending["dialog"]["title"] == "Select Kernel"
+    lab.page.locator(".jp-Dialog-button", has_text="No Kernel").click()  # the human answers it
+    opened = lab.call("jupyter_wait_for_result", {"pendingId": pending["pendingId"]})
+    assert opened["notebook"]["path"] == "bare.ipynb" and opened["kernel"]["status"] == "unavailable"
     error = lab.error("jupyter_run_cells", {"cellIds": ["k"]})
     assert error["error"] == "KERNEL_UNAVAILABLE"
-    lab.page.keyboard.press("Escape")
 
 
 def test_explicit_nulls_mean_the_defaults(lab):

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
 from webmcp_bridge import limits
 from webmcp_bridge.calls import CallTable, current_call, dialog_scope, pending_result, wait_for
@@ -51,7 +52,7 @@ def test_settled_results_are_kept_ten_minutes_and_fifty_at_most():
         quick = await _settled_call(table, pending=False)
         assert not _exists(table, quick.id)  # its caller got the result: nothing kept
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def _exists(table: CallTable, call_id: str) -> bool:
@@ -81,7 +82,7 @@ def test_a_running_call_is_always_kept():
         release.set()
         await running.task
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_dialog_in_scope_belongs_to_the_call_and_wakes_its_waiter():
@@ -103,7 +104,7 @@ def test_a_dialog_in_scope_belongs_to_the_call_and_wakes_its_waiter():
         opened.set()
         assert await wait_for(call, 5) is True
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_every_call_answers_within_the_budget_and_its_result_arrives_later():
@@ -128,7 +129,7 @@ def test_every_call_answers_within_the_budget_and_its_result_arrives_later():
         missing = await REGISTRY.get("jupyter_wait_for_result").call({"pendingId": "call-999"}, waiting)
         assert missing["isError"] and missing["structuredContent"]["error"] == "PENDING_CALL_NOT_FOUND"
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def dialog(dialog_id: str, owner, shown=True, buttons=("Cancel", "Revert", "Overwrite"), **extra) -> Dialog:
@@ -191,4 +192,4 @@ def test_a_pending_result_carries_the_calls_dialog():
         release.set()
         await call.task
 
-    asyncio.run(scenario())
+    run(scenario())

@@ -1,13 +1,13 @@
 """The port is the whole contract between tools and the lab: the adapter implements all of it, tools use nothing else."""
 
 import ast
-import asyncio
 import inspect
 import json
 from pathlib import Path
 
 import pytest
 
+from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
 from webmcp_bridge import port
 from webmcp_bridge.registry import REGISTRY, CallContext
@@ -73,7 +73,7 @@ def test_tools_reach_the_lab_only_through_the_port():
 
 
 def call(lab: MemoryLab, name: str, arguments: dict) -> dict:
-    envelope = asyncio.run(REGISTRY.get(name).call(arguments, CallContext(lab)))
+    envelope = run(REGISTRY.get(name).call(arguments, CallContext(lab)))
     payload = json.loads(envelope["content"][0]["text"])
     return payload
 
