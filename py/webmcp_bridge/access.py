@@ -91,7 +91,7 @@ def notebook_not_found(path: str) -> ToolError:
 
 
 def not_a_notebook(path: str) -> ToolError:
-    return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'"{path}" is not a notebook.', path=path)
+    return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'"{path}" is not a notebook JupyterLab can open.', path=path)
 
 
 def guard_cell(access: Access, intent: Intent, cell_id: str, path: str) -> None:

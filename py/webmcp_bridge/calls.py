@@ -20,6 +20,7 @@ from .dialogs import Dialog, DialogView, view
 from .errors import ErrorCode, ToolError
 from .text import one_line
 
+DIALOG_GRACE_SECONDS = 0.5
 _current: contextvars.ContextVar[Optional["Call"]] = contextvars.ContextVar("webmcp_call", default=None)
 
 
@@ -36,7 +37,8 @@ class Call:
     in_dialog_scope: int = 0
     pending_returned: bool = False
     settled: Optional[float] = None
-    attention: asyncio.Event = field(default_factory=asyncio.Event)  # set when a dialog of this call opens
+    attention: asyncio.Event = field(default_factory=asyncio.Event)  # set when it settles or a dialog of it opens
+    dialog_opened: asyncio.Event = field(default_factory=asyncio.Event)  # for the call's own waits on JupyterLab
     dialogs: list[str] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)  # dialog id -> the label of the button that answered it
 
@@ -143,7 +145,9 @@ async def wait_for(call: Call, seconds: float) -> bool:
     try:
         await asyncio.wait_for(call.attention.wait(), max(0.0, seconds))
     except asyncio.TimeoutError:
-        pass
+        return call.task.done()
+    if not call.task.done():  # a dialog opened: an error dialog fails the call at once, so let it
+        await asyncio.wait({call.task}, timeout=DIALOG_GRACE_SECONDS)
     return call.task.done()
 
 

@@ -153,7 +153,7 @@ class LabPort(Protocol):
     async def get_entry(self, path: str, *, content: bool = False) -> Optional[dict[str, Any]]: ...
 
     async def file_notebook_access(self, path: str) -> Optional[Access]:
-        """The access stored in a notebook's file; None when there is no notebook there."""
+        """The access stored in a notebook's file; None when there is no notebook JupyterLab can read there."""
 
     async def notebook_access(self, path: str) -> Optional[Access]:
         """Live access of an open notebook, else what its file says."""

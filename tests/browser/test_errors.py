@@ -31,7 +31,7 @@ def test_notebook_not_found(lab):
         assert error == {"error": "NOTEBOOK_NOT_FOUND", "message": 'No file exists at "missing.ipynb".', "path": "missing.ipynb"}
         for path in ("analysis/numbers.csv", "analysis"):
             error = lab.error(tool, {key: path})
-            assert error == {"error": "NOTEBOOK_NOT_FOUND", "message": f'"{path}" is not a notebook.', "path": path}
+            assert error == {"error": "NOTEBOOK_NOT_FOUND", "message": f'"{path}" is not a notebook JupyterLab can open.', "path": path}
     assert lab.error("jupyter_list_workspace", {"path": "nowhere"})["error"] == "NOTEBOOK_NOT_FOUND"
 
 

@@ -141,6 +141,16 @@ def test_the_kernel_selection_dialog_belongs_to_the_call_that_opened_the_noteboo
     assert lab.call("jupyter_run_cells", {"cellIds": ["k"]})["results"][0]["outputSummary"] == "42"
 
 
+def test_a_file_jupyterlab_cannot_read_is_refused_before_anything_opens(lab):
+    lab.page.evaluate(
+        "() => window.jupyterapp.serviceManager.contents.save('broken.ipynb', {type: 'file', format: 'text', content: '{oops'})"
+    )
+    for tool, key in (("jupyter_open_notebook", "path"), ("jupyter_get_cells", "notebookPath")):
+        error = lab.error(tool, {key: "broken.ipynb"})
+        assert error["error"] == "NOTEBOOK_NOT_FOUND" and "can open" in error["message"]
+    assert lab.call("jupyter_get_context")["dialogs"] == []  # no error dialog in front of the human
+
+
 def test_a_dialog_the_human_opened_is_theirs_alone(lab):
     lab.page.evaluate("() => { void window.jupyterapp.commands.execute('application:about'); }")
     lab.page.locator(".jp-Dialog").wait_for(timeout=10_000)

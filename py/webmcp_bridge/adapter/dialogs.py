@@ -69,6 +69,7 @@ class DialogWatcher:
         widget.disposed.connect(watched.proxies[1])
         if owner is not None:
             owner.dialogs.append(dialog_id)
+            owner.dialog_opened.set()
             owner.attention.set()
 
     # Reading
@@ -128,8 +129,13 @@ class DialogWatcher:
 
     # Waiting on JupyterLab for the current call
 
-    def _owned_open(self, call_id: str) -> list[Dialog]:
-        return [d for d in self.open_dialogs() if d.owner == call_id]
+    def _owned(self, call_id: str) -> list[tuple[str, bool]]:
+        """(id, is an error dialog) of the call's open dialogs, without reading their text."""
+        return [
+            (dialog_id, len(self._labels(watched.widget)) <= 1)
+            for dialog_id, watched in list(self._open.items())
+            if watched.owner == call_id
+        ]
 
     async def wait(self, promise: Any, what: str, wait_ms: int = limits.LAB_WAIT_MS, *, required: bool = True) -> bool:
         """Await a JupyterLab promise for the current call, at most `wait_ms` while no dialog of the call is open.
@@ -144,21 +150,26 @@ class DialogWatcher:
             deadline = loop.time() + wait_ms / 1000
             while not future.done():
                 if call is not None:
-                    errors = [d for d in self._owned_open(call.id) if d.error]
-                    if errors:
+                    call.dialog_opened.clear()
+                    owned = self._owned(call.id)
+                    error = next((dialog_id for dialog_id, is_error in owned if is_error), None)
+                    if error is not None:
                         future.cancel()
+                        shown = self._read(error, self._open[error])
                         raise ToolError(
                             ErrorCode.LAB_ERROR,
-                            f"JupyterLab reported an error while the call {what}: {errors[0].title}: "
-                            f"{one_line(errors[0].body)}",
-                            dialogId=errors[0].id,
+                            f"JupyterLab reported an error while the call {what}: {shown.title}: {one_line(shown.body)}",
+                            dialogId=error,
                         )
-                    if self._owned_open(call.id):
+                    if owned:
                         deadline = loop.time() + wait_ms / 1000  # no limit while the call's dialog waits
                 remaining = deadline - loop.time()
                 if remaining <= 0:
                     break
-                await asyncio.wait({future}, timeout=min(remaining, 0.25))
+                woken = asyncio.ensure_future(call.dialog_opened.wait()) if call is not None else None
+                await asyncio.wait({future} | ({woken} if woken else set()), timeout=min(remaining, 0.25))
+                if woken is not None:
+                    woken.cancel()
         if future.done():
             future.result()  # a rejection reaches the caller
             return True

@@ -54,11 +54,12 @@ class Lab:
 
     def current_notebook(self) -> Optional[NotebookHandle]:
         panel = js_value(self._tracker.currentWidget)
-        return NotebookHandle(self, panel) if panel is not None else None
+        return NotebookHandle(self, panel) if panel is not None and panel.context.isReady else None
 
     def find_notebook(self, path: str) -> Optional[NotebookHandle]:
+        """The open notebook at `path`, once JupyterLab has loaded it (a panel whose file failed to load is not one)."""
         panel = js_value(self._documents.findWidget(path, "Notebook"))
-        return NotebookHandle(self, panel) if panel is not None else None
+        return NotebookHandle(self, panel) if panel is not None and panel.context.isReady else None
 
     async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> NotebookHandle:
         kernel_arg = to_js_object({"name": kernel}) if kernel else None
@@ -99,12 +100,10 @@ class Lab:
         return documents
 
     async def file_notebook_access(self, path: str) -> Optional[Access]:
-        """The access stored in a notebook file, or None when there is no notebook there."""
+        """The access stored in a notebook file, or None when there is no notebook JupyterLab can read there."""
         entry = await self.get_entry(path, content=True)
-        if entry is None or entry.get("type") != "notebook":
-            return None
-        content = entry.get("content")
-        return notebook_access(content.get("metadata") if isinstance(content, dict) else None)
+        content = entry.get("content") if entry is not None and entry.get("type") == "notebook" else None
+        return notebook_access(content.get("metadata")) if isinstance(content, dict) else None
 
     async def notebook_paths(self) -> list[str]:
         """Every notebook in the workspace, breadth-first."""
