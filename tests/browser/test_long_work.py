@@ -184,3 +184,18 @@ def test_a_kernel_lost_mid_run_settles_the_call_within_seconds(lab, fate):
     expected = "KERNEL_DIED" if fate == "dies" else "KERNEL_RESTARTED"
     assert result["error"] == expected and result["cellId"] == "nap"
     assert [(r["cellId"], r["status"]) for r in result["results"]] == [("first", "ok")]
+
+
+def test_a_run_jupyterlite_drops_behind_a_failing_cell_is_reported_not_awaited_forever(lab):
+    path = "dropped.ipynb"
+    lab.save_file(path, notebook_json([code_cell("boom", "import time\ntime.sleep(3)\nraise ValueError('first')"),
+                                       code_cell("next", "print('next')")]))
+    lab.open_with_idle_kernel(path)
+    lab.page.evaluate("() => { void window.jupyterapp.commands.execute('notebook:run-cell'); }")  # the human runs boom
+    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "busy", timeout=10)
+    started = time.monotonic()
+    result = lab.call("jupyter_run_cells", {"cellIds": ["next"]})
+    assert time.monotonic() - started < BUDGET
+    assert result["status"] == "error" and result["results"][0]["ename"] == "ExecutionCancelled"
+    again = lab.call("jupyter_run_cells", {"cellIds": ["next"]})
+    assert again["status"] == "ok" and again["results"][0]["outputSummary"] == "next"
