@@ -4,7 +4,7 @@ import sys
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-LABEXTENSIONS = "share/jupyter/labextensions/jupyterlite-webmcp"
+LABEXTENSIONS = "share/jupyter/labextensions/jupyterlite-pyodide-webmcp"
 
 
 class LabextensionHook(BuildHookInterface):

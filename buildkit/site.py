@@ -15,7 +15,7 @@ from .shell import log, run
 from .snapshot import add_snapshot
 from .wheels import build_bridge_wheel, download_wasm_wheels, pyodide_lock
 
-BRIDGE_MODULE = "webmcp_bridge"
+BRIDGE_MODULE = "pyodide_webmcp"
 FILES_PACK = "site-packages.pack.gz"
 
 

@@ -1,6 +1,6 @@
 // Thin host: boots a main-thread Pyodide, loads the bridge wheels shipped in
 // this extension's static assets and hands Python the app. Behaviour lives in
-// Python (py/webmcp_bridge); nothing here knows about tools.
+// Python (py/pyodide_webmcp); nothing here knows about tools.
 import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
 import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
@@ -10,7 +10,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
-const PLUGIN_ID = 'jupyterlite-webmcp:bridge';
+const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
 const KERNEL_PLUGIN_ID = '@jupyterlite/pyodide-kernel-extension:kernel';
 const DEFAULT_PYODIDE_URL = './static/pyodide/pyodide.mjs';
 

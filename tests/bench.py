@@ -21,7 +21,7 @@ SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off
 KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 
 
-BRIDGE_URLS = ("/static/pyodide/", "/jupyterlite-webmcp/")
+BRIDGE_URLS = ("/static/pyodide/", "/jupyterlite-pyodide-webmcp/")
 # Work only the bridge does on the page's main thread (the kernel's Pyodide runs in a worker).
 BRIDGE_EVENTS = ("DecompressionStream", "v8.wasm.")
 

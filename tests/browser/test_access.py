@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.access import METADATA_KEY
-from webmcp_bridge.hashing import source_hash
+from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.hashing import source_hash
 
 PATH = "access/prop.ipynb"
 ACCESS = ["write", "read", "none"]

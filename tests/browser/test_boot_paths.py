@@ -8,7 +8,7 @@ import pytest
 from buildkit.paths import SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
 from conftest import READY, SETTLED, chromium_path
-from webmcp_bridge.registry import REGISTRY
+from pyodide_webmcp.registry import REGISTRY
 
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
 KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
@@ -36,7 +36,7 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     snapshot = json.loads(MANIFEST.read_text())["snapshot"]
     assert snapshot["inputs"] == snapshot_inputs_digest(chromium_path())
     assert (SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
-    assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "webmcp_bridge"}
+    assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "pyodide_webmcp"}
 
 
 def test_a_normal_load_restores_the_snapshot(browser, site_url):

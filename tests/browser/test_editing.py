@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.hashing import source_hash
+from pyodide_webmcp.hashing import source_hash
 
 PATH = "editing.ipynb"
 

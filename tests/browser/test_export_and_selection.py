@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.access import METADATA_KEY
+from pyodide_webmcp.access import METADATA_KEY
 
 PATH = "nasty.ipynb"
 

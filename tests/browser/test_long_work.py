@@ -6,8 +6,8 @@ import time
 import pytest
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.hashing import source_hash
-from webmcp_bridge.limits import CALL_BUDGET_MS
+from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.limits import CALL_BUDGET_MS
 
 BUDGET = CALL_BUDGET_MS / 1000
 LONG = "long.ipynb"

@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.hashing import source_hash
+from pyodide_webmcp.hashing import source_hash
 
 PATH = "propose.ipynb"
 
@@ -17,10 +17,10 @@ def lab(lab_page):
     lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
     lab.page.locator(".jp-webmcp-propose-toggle").check()
     assert lab.page.evaluate(
-        "() => window.jupyterapp.commands.isToggled('jupyterlite-webmcp:toggle-propose-mode')"
+        "() => window.jupyterapp.commands.isToggled('jupyterlite-pyodide-webmcp:toggle-propose-mode')"
     ) is True
     yield lab
-    lab.page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-webmcp:toggle-propose-mode')")
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-pyodide-webmcp:toggle-propose-mode')")
 
 
 def propose(lab, cell_id, source):

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.access import METADATA_KEY
-from webmcp_bridge.hashing import output_fingerprint, stable_hash
-from webmcp_bridge.review import REVIEW_KEY
+from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.hashing import output_fingerprint, stable_hash
+from pyodide_webmcp.review import REVIEW_KEY
 
 FOLDER = "seedfmt"
 REVIEWED = f"{FOLDER}/reviewed-analysis.ipynb"

@@ -4,7 +4,7 @@ import pytest
 
 from buildkit.env import CHROMIUM_FLAGS
 from conftest import SETTLED, RequestRecorder, chromium_path
-from webmcp_bridge.registry import REGISTRY
+from pyodide_webmcp.registry import REGISTRY
 
 
 @pytest.fixture(scope="module")

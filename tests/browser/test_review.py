@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.access import METADATA_KEY
+from pyodide_webmcp.access import METADATA_KEY
 
 PATH = "review.ipynb"
 
@@ -68,7 +68,7 @@ def test_agent_comment_on_text_survives_edits_elsewhere_and_orphans_when_deleted
 
 def test_human_comments_in_the_ui_and_the_agent_answers(lab):
     lab.call("jupyter_focus_cell", {"cellId": "show", "selection": {"start": {"line": 0, "column": 6}, "end": {"line": 0, "column": 13}}})
-    lab.page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-webmcp:comment-selection')")
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-pyodide-webmcp:comment-selection')")
     lab.page.locator(".jp-webmcp-composer-text").fill("Why 'first'?")
     lab.page.locator(".jp-webmcp-composer-add").click()
     listed = lab.call("jupyter_list_comments", {"scope": "notebook"})

@@ -3,8 +3,8 @@
 import pytest
 
 from conftest import code_cell, notebook_json
-from webmcp_bridge.hashing import source_hash
-from webmcp_bridge.limits import MAX_TOTAL_RESULT_BYTES
+from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.limits import MAX_TOTAL_RESULT_BYTES
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""A small in-memory implementation of the port (webmcp_bridge.port), for unit tests of tools on CPython.
+"""A small in-memory implementation of the port (pyodide_webmcp.port), for unit tests of tools on CPython.
 
 Browser tests remain the proof that the adapter behaves like this; here a
 notebook is a list of nbformat cells, and a code cell "runs" by awaiting
@@ -9,10 +9,10 @@ import asyncio
 import itertools
 from typing import Any, Optional
 
-from webmcp_bridge.access import cell_access, notebook_access
-from webmcp_bridge.provenance import add_history
-from webmcp_bridge.shapes import KernelInfo
-from webmcp_bridge.views import CellList, CellRecord, EditorState
+from pyodide_webmcp.access import cell_access, notebook_access
+from pyodide_webmcp.provenance import add_history
+from pyodide_webmcp.shapes import KernelInfo
+from pyodide_webmcp.views import CellList, CellRecord, EditorState
 
 _ids = itertools.count()
 

@@ -1,7 +1,7 @@
 import pytest
 
-from webmcp_bridge import limits
-from webmcp_bridge.access import (
+from pyodide_webmcp import limits
+from pyodide_webmcp.access import (
     METADATA_KEY,
     cell_access,
     guard_cell,
@@ -11,9 +11,9 @@ from webmcp_bridge.access import (
     with_cell_access,
     with_notebook_access,
 )
-from webmcp_bridge.errors import ErrorCode, ToolError
-from webmcp_bridge.provenance import add_history, history_of, human_changes, last_edit
-from webmcp_bridge.views import CellRecord, cell_snapshot, focus_context, notebook_info
+from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.provenance import add_history, history_of, human_changes, last_edit
+from pyodide_webmcp.views import CellRecord, cell_snapshot, focus_context, notebook_info
 
 
 @pytest.mark.parametrize(

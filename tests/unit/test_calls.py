@@ -7,11 +7,11 @@ import pytest
 
 from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
-from webmcp_bridge import limits
-from webmcp_bridge.calls import CallTable, current_call, dialog_scope, pending_result, wait_for
-from webmcp_bridge.dialogs import Dialog, choose_button, choose_dialog, view
-from webmcp_bridge.errors import ErrorCode, ToolError
-from webmcp_bridge.registry import REGISTRY, CallContext
+from pyodide_webmcp import limits
+from pyodide_webmcp.calls import CallTable, current_call, dialog_scope, pending_result, wait_for
+from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
+from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.registry import REGISTRY, CallContext
 
 
 class Clock:

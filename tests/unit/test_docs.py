@@ -10,8 +10,8 @@ def test_committed_tool_reference_is_current():
 
 
 def test_reference_covers_every_tool_and_code():
-    from webmcp_bridge.errors import ErrorCode
-    from webmcp_bridge.registry import REGISTRY
+    from pyodide_webmcp.errors import ErrorCode
+    from pyodide_webmcp.registry import REGISTRY
 
     text = render_reference()
     for tool in REGISTRY:

@@ -3,9 +3,9 @@
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from webmcp_bridge.hashing import source_hash
-from webmcp_bridge.registry import REGISTRY, CallContext
-from webmcp_bridge.views import CellRecord
+from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.registry import REGISTRY, CallContext
+from pyodide_webmcp.views import CellRecord
 
 
 class MemoryNotebook:

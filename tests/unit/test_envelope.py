@@ -1,7 +1,7 @@
 import json
 
-from webmcp_bridge import limits
-from webmcp_bridge.envelope import failure, success
+from pyodide_webmcp import limits
+from pyodide_webmcp.envelope import failure, success
 
 
 def size(text: str) -> int:

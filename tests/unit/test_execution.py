@@ -1,11 +1,11 @@
 import pytest
 
-from webmcp_bridge import limits
-from webmcp_bridge.errors import ErrorCode, ToolError
-from webmcp_bridge.execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
-from webmcp_bridge.positions import editor_coordinates, index_to_utf16
-from webmcp_bridge.views import CellRecord
-from webmcp_bridge.text import utf8_len
+from pyodide_webmcp import limits
+from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
+from pyodide_webmcp.positions import editor_coordinates, index_to_utf16
+from pyodide_webmcp.views import CellRecord
+from pyodide_webmcp.text import utf8_len
 
 RECORDS = [CellRecord(f"c{i}", "code", f"print({i})") for i in range(5)]
 
@@ -93,7 +93,7 @@ def test_character_positions_become_utf16_editor_coordinates():
 
 
 def test_proposal_diff_and_denial_shape():
-    from webmcp_bridge.proposals import denied, diff_lines
+    from pyodide_webmcp.proposals import denied, diff_lines
 
     assert diff_lines("a\nb\nc", "a\nB\nc") == [("same", "a"), ("removed", "b"), ("added", "B"), ("same", "c")]
     result = denied("p-1", "cell", "  ")

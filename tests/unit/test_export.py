@@ -1,8 +1,8 @@
 import json
 
-from webmcp_bridge import limits
-from webmcp_bridge.export import export_markdown, fence_for
-from webmcp_bridge.views import CellRecord
+from pyodide_webmcp import limits
+from pyodide_webmcp.export import export_markdown, fence_for
+from pyodide_webmcp.views import CellRecord
 
 
 def code(cell_id, source, outputs=(), access="write"):

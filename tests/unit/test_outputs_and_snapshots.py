@@ -1,11 +1,11 @@
 import base64
 
-from webmcp_bridge import limits
-from webmcp_bridge.hashing import source_hash
-from webmcp_bridge.outputs import html_to_text, is_text_like, media_size, serialize_output, serialize_outputs
-from webmcp_bridge.positions import utf16_to_index
-from webmcp_bridge.views import CellRecord, EditorState, cell_snapshot, focus_context, notebook_info
-from webmcp_bridge.text import utf8_len
+from pyodide_webmcp import limits
+from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.outputs import html_to_text, is_text_like, media_size, serialize_output, serialize_outputs
+from pyodide_webmcp.positions import utf16_to_index
+from pyodide_webmcp.views import CellRecord, EditorState, cell_snapshot, focus_context, notebook_info
+from pyodide_webmcp.text import utf8_len
 
 
 def test_stream_output_is_ansi_free_and_bounded():
@@ -144,8 +144,8 @@ def test_selected_text_is_bounded():
 
 
 def test_a_cell_list_derives_revision_and_hidden_ids_like_a_plain_list():
-    from webmcp_bridge.hashing import revision
-    from webmcp_bridge.views import CellList
+    from pyodide_webmcp.hashing import revision
+    from pyodide_webmcp.views import CellList
 
     records = [CellRecord("a", "code", "x = 1"), CellRecord("h", "code", "secret", "none"),
                CellRecord("b", "markdown", "# t", "read")]

@@ -1,8 +1,8 @@
 import pytest
 
-from webmcp_bridge.errors import ErrorCode, ToolError
-from webmcp_bridge.hashing import revision, source_hash
-from webmcp_bridge.paths import base_name, is_notebook_path, join_path, normalize_path
+from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.hashing import revision, source_hash
+from pyodide_webmcp.paths import base_name, is_notebook_path, join_path, normalize_path
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ import pytest
 
 from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
-from webmcp_bridge import port
-from webmcp_bridge.registry import REGISTRY, CallContext
+from pyodide_webmcp import port
+from pyodide_webmcp.registry import REGISTRY, CallContext
 
 PACKAGE = Path(port.__file__).parent
 IMPLEMENTATIONS = {

@@ -5,8 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from jsonschema import Draft202012Validator
 
-import webmcp_bridge
-from webmcp_bridge.registry import REGISTRY, CallContext, NeverAborted
+import pyodide_webmcp
+from pyodide_webmcp.registry import REGISTRY, CallContext, NeverAborted
 
 EXPECTED_TOOLS = {
     "jupyter_get_context",
@@ -104,7 +104,7 @@ def test_aborted_before_start():
 def test_importing_the_package_touches_no_javascript():
     import sys
 
-    assert webmcp_bridge.REGISTRY is REGISTRY
+    assert pyodide_webmcp.REGISTRY is REGISTRY
     assert "js" not in sys.modules and "pyodide" not in sys.modules
 
 
@@ -116,7 +116,7 @@ def test_invalid_cell_type_has_its_own_code():
 
 
 def test_writes_over_the_size_limit_are_refused_with_their_byte_count():
-    from webmcp_bridge.limits import MAX_CELL_SOURCE_WRITE_BYTES
+    from pyodide_webmcp.limits import MAX_CELL_SOURCE_WRITE_BYTES
 
     source = "é" * (MAX_CELL_SOURCE_WRITE_BYTES // 2 + 1)
     for name, arguments in (
@@ -139,7 +139,7 @@ def test_update_needs_source_and_hash():
 
 
 def test_prepare_builds_every_schema_before_a_snapshot():
-    assert webmcp_bridge.prepare() == len(REGISTRY)
+    assert pyodide_webmcp.prepare() == len(REGISTRY)
     assert all({"input_schema", "output_schema"} <= vars(tool).keys() for tool in REGISTRY)
 
 
@@ -148,5 +148,5 @@ def test_reseed_replaces_a_frozen_random_state():
 
     random.seed(1234)
     frozen = random.getstate()
-    webmcp_bridge.reseed()
+    pyodide_webmcp.reseed()
     assert random.getstate() != frozen

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webmcp_bridge import limits
-from webmcp_bridge.errors import ErrorCode, ToolError
-from webmcp_bridge.hashing import output_fingerprint, stable_hash
-from webmcp_bridge.review import (
+from pyodide_webmcp import limits
+from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.hashing import output_fingerprint, stable_hash
+from pyodide_webmcp.review import (
     AGENT_AUTHOR,
     HUMAN_AUTHOR,
     LiveCell,

@@ -1,8 +1,8 @@
 import pytest
 
-from webmcp_bridge import limits
-from webmcp_bridge.errors import ErrorCode, ToolError, error_payload
-from webmcp_bridge.text import TRUNCATION_MARK, clamp_chars, clamp_utf8, one_line, strip_ansi, utf8_len
+from pyodide_webmcp import limits
+from pyodide_webmcp.errors import ErrorCode, ToolError, error_payload
+from pyodide_webmcp.text import TRUNCATION_MARK, clamp_chars, clamp_utf8, one_line, strip_ansi, utf8_len
 
 
 def test_clamp_utf8_keeps_short_text():
@@ -52,6 +52,6 @@ def test_unexpected_exception_is_internal_error_without_trace():
 
 @pytest.mark.parametrize("code", list(ErrorCode))
 def test_every_code_is_documented(code):
-    from webmcp_bridge.errors import ERROR_MEANINGS
+    from pyodide_webmcp.errors import ERROR_MEANINGS
 
     assert ERROR_MEANINGS[code]

@@ -19,9 +19,9 @@ from .ffi import to_js_object
 from .lab import Lab
 from .notebook import NotebookHandle
 
-COMMENT_SELECTION = "jupyterlite-webmcp:comment-selection"
-COMMENT_CELL = "jupyterlite-webmcp:comment-cell"
-COMMENT_OUTPUT = "jupyterlite-webmcp:comment-output"
+COMMENT_SELECTION = "jupyterlite-pyodide-webmcp:comment-selection"
+COMMENT_CELL = "jupyterlite-pyodide-webmcp:comment-cell"
+COMMENT_OUTPUT = "jupyterlite-pyodide-webmcp:comment-output"
 THREAD_FILTERS = {"open": "Open", "resolved": "Resolved", "all": "All", "current-cell": "Current cell"}
 
 

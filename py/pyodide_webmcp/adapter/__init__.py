@@ -1,6 +1,6 @@
 """The only code that touches `js`, Pyodide's FFI and JupyterLab objects.
 
-Imported by `webmcp_bridge.start` only, never at package import.
+Imported by `pyodide_webmcp.start` only, never at package import.
 """
 
 import asyncio

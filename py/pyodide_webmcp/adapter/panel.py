@@ -13,9 +13,9 @@ from .dom import Listeners, element
 from .ffi import js_value, to_js_object
 from .lab import Lab
 
-CYCLE_CELL = "jupyterlite-webmcp:cycle-cell-access"
-CYCLE_NOTEBOOK = "jupyterlite-webmcp:cycle-notebook-access"
-TOGGLE_PROPOSE = "jupyterlite-webmcp:toggle-propose-mode"
+CYCLE_CELL = "jupyterlite-pyodide-webmcp:cycle-cell-access"
+CYCLE_NOTEBOOK = "jupyterlite-pyodide-webmcp:cycle-notebook-access"
+TOGGLE_PROPOSE = "jupyterlite-pyodide-webmcp:toggle-propose-mode"
 PANEL_ID = "jp-webmcp-agent-panel"
 REVIEWABLE = (("insert", "inserts"), ("delete", "deletes"), ("run", "runs"))
 
