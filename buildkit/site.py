@@ -9,8 +9,19 @@ from pathlib import Path
 
 from .bytecode import precompile
 from .env import ensure_node_modules
-from .paths import (BOOT_MODULE, BRIDGE_ASSETS, BRIDGE_SOURCE, BUILD, LITE, NPM_PYODIDE, PYODIDE_CORE_FILES, ROOT,
-                    SITE, SITE_PYODIDE, STDLIB_ZIP)
+from .paths import (
+    BOOT_MODULE,
+    BRIDGE_ASSETS,
+    BRIDGE_SOURCE,
+    BUILD,
+    LITE,
+    NPM_PYODIDE,
+    PYODIDE_CORE_FILES,
+    ROOT,
+    SITE,
+    SITE_PYODIDE,
+    STDLIB_ZIP,
+)
 from .shell import log, run
 from .snapshot import add_snapshot
 from .wheels import build_bridge_wheel, download_wasm_wheels, pyodide_lock

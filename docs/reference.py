@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from pyodide_webmcp import limits
-from pyodide_webmcp.errors import ERROR_MEANINGS
+from pyodide_webmcp.errors import GUIDE
 from pyodide_webmcp.registry import REGISTRY, Tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,8 +100,19 @@ def _tool_section(tool: Tool) -> list[str]:
 
 
 def _errors_section() -> list[str]:
-    rows = ["## Error codes", "", "| code | meaning |", "| --- | --- |"]
-    rows += [f"| `{code.value}` | {meaning} |" for code, meaning in ERROR_MEANINGS.items()]
+    rows = [
+        "## Error codes",
+        "",
+        "Every error is `{error, message, hint, retryable, ...details}`: `hint` says what to do, `retryable`",
+        "whether the same call may succeed later without changing its arguments.",
+        "",
+        "| code | meaning | what to do | retryable |",
+        "| --- | --- | --- | --- |",
+    ]
+    rows += [
+        f"| `{code.value}` | {guide.meaning} | {guide.hint} | {'yes' if guide.retryable else 'no'} |"
+        for code, guide in GUIDE.items()
+    ]
     return [*rows, ""]
 
 

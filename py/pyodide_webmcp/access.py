@@ -17,7 +17,7 @@ NOTEBOOK_FIELD = "notebookAccess"
 LEGACY_NOTEBOOK_FIELD = "access"
 ACCESS_LEVELS = ("write", "read", "none")
 Access = Literal["write", "read", "none"]
-Intent = Literal["read", "write"]
+Intent = Literal["read", "view", "write"]  # view: read, in an open notebook
 
 _ABSENT = object()
 

@@ -1,14 +1,29 @@
 """The result envelope every tool returns, bounded to MAX_TOTAL_RESULT_BYTES."""
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from . import limits
 from .text import json_size as _size
 from .text import to_json
 
+
 class Delivered(dict):
     """An envelope a tool hands back as it is: the result of another call."""
+
+
+@dataclass(frozen=True)
+class WithImages:
+    """A tool's result, and images to return beside its text as MCP image content."""
+
+    payload: Any
+    images: list[dict[str, str]]
+
+
+def with_images(envelope: dict[str, Any], images: list[dict[str, str]]) -> dict[str, Any]:
+    """The envelope with image content items after its text (bounded separately, per image)."""
+    return {**envelope, "content": [*envelope["content"], *images]}
 
 
 TRUNCATION_REASON = "The result did not fit the size bound even after dropping list items."

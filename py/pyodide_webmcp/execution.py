@@ -7,8 +7,8 @@ from . import limits
 from .access import cell_not_found, guard_cell
 from .errors import ErrorCode, ToolError
 from .outputs import serialize_output
-from .views import CellRecord
 from .text import clamp_chars, one_line
+from .views import CellRecord
 
 
 @dataclass(frozen=True)

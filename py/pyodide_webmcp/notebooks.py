@@ -2,47 +2,92 @@
 
 from typing import Optional, Sequence
 
-from .access import Intent, cell_not_found, guard_cell, guard_notebook, not_a_notebook, notebook_not_found
+from .access import (
+    Intent,
+    cell_not_found,
+    guard_cell,
+    guard_notebook,
+    not_a_notebook,
+    notebook_access,
+    notebook_not_found,
+)
 from .errors import ErrorCode, ToolError
-from .shapes import FocusContext, NotebookInfo, ReviewCounts
+from .filenotebook import FileNotebook
 from .paths import is_notebook_path, normalize_path
-from .port import LabPort, NotebookPort
+from .port import LabPort, NotebookPort, NotebookReader
 from .review import LiveCell, ReviewStore, counts
+from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .views import CellRecord, cell_list, focus_context, notebook_info
+
+READ_ERRORS = (ErrorCode.NO_ACTIVE_NOTEBOOK, ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH)
+"""What resolving a notebook can answer."""
+WRITE_ERRORS = (*READ_ERRORS, ErrorCode.NOTEBOOK_ACCESS_DENIED)
+"""... and resolving it to change it."""
 
 
 def no_active_notebook() -> ToolError:
     return ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no notebook open. Open one first, or pass notebookPath.")
 
 
+async def _notebook_file(lab: LabPort, path: str) -> dict:
+    """The JSON of a notebook's file the agent may know of; hidden reads exactly as missing."""
+    entry = await lab.get_entry(path, content=True) if is_notebook_path(path) else None
+    content = entry.get("content") if entry is not None and entry.get("type") == "notebook" else None
+    if not isinstance(content, dict):
+        if await lab.get_entry(path) is not None:
+            raise not_a_notebook(path)
+        raise notebook_not_found(path)
+    if notebook_access(content.get("metadata")) == "none":
+        raise notebook_not_found(path)
+    return content
+
+
+def _current(lab: LabPort) -> NotebookPort:
+    notebook = lab.current_notebook()
+    if notebook is None or notebook.access() == "none":
+        raise no_active_notebook()
+    return notebook
+
+
 async def resolve_notebook(
-    lab: LabPort, path: Optional[str], intent: Intent = "read", *, activate: bool = False
+    lab: LabPort, path: Optional[str], intent: Intent = "view", *, activate: bool = False
 ) -> NotebookPort:
-    """The notebook at `path` (opened if needed) or the current one.
+    """The open notebook at `path` (opened if needed) or the current one.
 
     A notebook the owner hid reads exactly as a missing one (or as no current
     notebook); a read-only one refuses write intent.
     """
     if path is None:
-        notebook = lab.current_notebook()
-        if notebook is None or notebook.access() == "none":
-            raise no_active_notebook()
+        notebook = _current(lab)
     else:
         normalized = normalize_path(path)
-        notebook = lab.find_notebook(normalized)
-        if notebook is None:
-            access = await lab.file_notebook_access(normalized) if is_notebook_path(normalized) else None
-            if access is None and await lab.get_entry(normalized) is not None:
-                raise not_a_notebook(normalized)
-            if access in (None, "none"):
-                raise notebook_not_found(normalized)
+        found = lab.find_notebook(normalized)
+        if found is None:
+            await _notebook_file(lab, normalized)
             notebook = await lab.open_notebook(normalized, activate=activate)
-        elif activate:
-            notebook.activate()
+        else:
+            notebook = found
+            if activate:
+                notebook.activate()
         if notebook.access() == "none":
             raise notebook_not_found(normalized)
     guard_notebook(notebook.access(), intent, notebook.path)
     return notebook
+
+
+async def read_notebook(lab: LabPort, path: Optional[str]) -> NotebookReader:
+    """A notebook to read: the open one, or its file when it is not open (no tab, no kernel started)."""
+    if path is None:
+        return _current(lab)
+    normalized = normalize_path(path)
+    found = lab.find_notebook(normalized)
+    if found is not None:
+        if found.access() == "none":
+            raise notebook_not_found(normalized)
+        return found
+    content = await _notebook_file(lab, normalized)
+    from_file = FileNotebook.read(normalized, content)
+    return from_file if from_file is not None else await resolve_notebook(lab, normalized, "read")
 
 
 def find_cell(records: Sequence[CellRecord], cell_id: str, path: str, intent: Intent = "read") -> int:
@@ -54,7 +99,7 @@ def find_cell(records: Sequence[CellRecord], cell_id: str, path: str, intent: In
     raise cell_not_found(cell_id, path)
 
 
-def live_cell(notebook: NotebookPort, records: Sequence[CellRecord], cell_id: str) -> Optional[LiveCell]:
+def live_cell(notebook: NotebookReader, records: Sequence[CellRecord], cell_id: str) -> Optional[LiveCell]:
     """The cell's index, source and outputs as they are now, for anchoring; None when it is gone."""
     for index, record in enumerate(records):
         if record.id == cell_id:
@@ -63,21 +108,21 @@ def live_cell(notebook: NotebookPort, records: Sequence[CellRecord], cell_id: st
     return None
 
 
-def review_store(notebook: NotebookPort) -> ReviewStore:
+def review_store(notebook: NotebookReader) -> ReviewStore:
     return ReviewStore(notebook.review_entry())
 
 
-def review_counts(notebook: NotebookPort, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
+def review_counts(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
     """Counts of the threads the agent may know of: those on hidden cells do not exist for it."""
     hidden = cell_list(notebook.cells() if records is None else records).hidden_ids
     return counts(review_store(notebook).visible(hidden))
 
 
-def info_of(notebook: NotebookPort, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:
+def info_of(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:
     return notebook_info(notebook.path, notebook.dirty, notebook.cells() if records is None else records)
 
 
-def focus_of(notebook: NotebookPort, records: Optional[Sequence[CellRecord]] = None) -> FocusContext:
+def focus_of(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = None) -> FocusContext:
     return focus_context(
         notebook.cells() if records is None else records,
         notebook.active_index(),

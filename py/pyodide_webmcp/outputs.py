@@ -32,11 +32,16 @@ def is_text_like(mime_type: str) -> bool:
     )
 
 
+def looks_base64(text: str) -> bool:
+    compact = "".join(text.split())
+    return bool(compact) and all(char.isalnum() or char in "+/=" for char in compact)
+
+
 def media_size(value: Any) -> int:
     """Approximate payload size in bytes (base64 is decoded arithmetically)."""
     text = joined(value)
-    compact = "".join(text.split())
-    if compact and all(char.isalnum() or char in "+/=" for char in compact):
+    if looks_base64(text):
+        compact = "".join(text.split())
         return len(compact) * 3 // 4 - compact.count("=")
     return utf8_len(text)
 

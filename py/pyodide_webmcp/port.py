@@ -26,8 +26,8 @@ class AbortState(Protocol):
         """Run `callback` when the call is aborted; returns a function that cancels that."""
 
 
-class NotebookPort(Protocol):
-    """One open notebook: its live model, view, kernel and stored review threads."""
+class NotebookReader(Protocol):
+    """What reading a notebook needs: an open one, or one read from its file (`filenotebook`)."""
 
     @property
     def path(self) -> str: ...
@@ -50,6 +50,13 @@ class NotebookPort(Protocol):
 
     def editor_state(self) -> Optional[EditorState]: ...
 
+    def review_entry(self) -> Any:
+        """The stored review entry, as JSON data (None when there is none)."""
+
+
+class NotebookPort(NotebookReader, Protocol):
+    """One open notebook: its live model, view, kernel and stored review threads."""
+
     # Kernel
 
     def kernel(self) -> KernelInfo: ...
@@ -68,6 +75,9 @@ class NotebookPort(Protocol):
 
     async def restart_kernel(self) -> None: ...
 
+    async def start_kernel(self, name: str) -> None:
+        """Attach a new kernel of that name (when none is attached)."""
+
     # Writes: each synchronous, so a guard checked just before cannot be raced
 
     def insert_cell(self, index: int, cell_type: str, source: str) -> str: ...
@@ -76,10 +86,16 @@ class NotebookPort(Protocol):
 
     def delete_cell(self, index: int) -> None: ...
 
-    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None: ...
+    def move_cell(self, from_index: int, to_index: int) -> None:
+        """Move a cell so that it ends up at `to_index`."""
 
-    def review_entry(self) -> Any:
-        """The stored review entry, as JSON data (None when there is none)."""
+    def set_cell_type(self, index: int, cell_type: str) -> None:
+        """Change a cell's type, keeping its id, source and metadata."""
+
+    def clear_outputs(self, index: int) -> None:
+        """Remove a code cell's outputs and execution count."""
+
+    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None: ...
 
     def set_review_entry(self, entry: dict[str, Any]) -> None: ...
 
@@ -101,6 +117,9 @@ class NotebookPort(Protocol):
 
 class ProposalsPort(Protocol):
     """Propose mode: the human's switch and the proposals waiting for them."""
+
+    enabled: bool  # set by the human only
+    reviewed_actions: set[str]  # beyond updates: insert, delete, run, as the human chose
 
     def reviews(self, action: str) -> bool: ...
 
@@ -147,6 +166,9 @@ class LabPort(Protocol):
         """The default kernel name and (name, language) of every kernel."""
 
     def output_selection_record(self) -> Optional[dict[str, Any]]: ...
+
+    async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
+        """An output image as MCP image content, downscaled to the image budget; None when it cannot be."""
 
     # Files
 

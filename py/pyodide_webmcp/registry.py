@@ -7,12 +7,28 @@ from functools import cached_property
 from typing import Any, Awaitable, Callable, Optional, get_type_hints
 
 from . import limits
-from .calls import Call, CallTable, PendingResult, current_call, pending_result, wait_for
-from .envelope import Delivered, failure, success
-from .errors import ErrorCode, ToolError, error_payload
+from .calls import (
+    Call,
+    CallTable,
+    PendingResult,
+    current_call,
+    pending_result,
+    wait_for,
+)
+from .envelope import Delivered, WithImages, failure, success, with_images
+from .errors import COMMON_ERRORS, ErrorCode, ToolError, error_payload
 from .port import AbortState, LabPort
 from .provenance import iso_now
-from .schema import Arguments, input_schema, output_schema, parse_arguments, result_variants
+from .schema import (
+    Arguments,
+    CutResult,
+    ErrorResult,
+    describe_fields,
+    input_schema,
+    output_schema,
+    parse_arguments,
+    result_variants,
+)
 
 
 class NeverAborted:
@@ -56,8 +72,8 @@ class Tool:
     name: str
     title: str
     description: str
-    read_only: bool
-    untrusted_content: bool
+    annotations: dict[str, bool]
+    errors: tuple[ErrorCode, ...]
     arguments: type[Arguments]
     result: Any
     handler: Handler = field(repr=False)
@@ -69,13 +85,9 @@ class Tool:
 
     @cached_property
     def output_schema(self) -> dict[str, Any]:
-        if not self.budgeted:
-            return output_schema(self.result)
-        return result_variants(output_schema(self.result), output_schema(PendingResult))
-
-    @property
-    def annotations(self) -> dict[str, bool]:
-        return {"readOnlyHint": self.read_only, "untrustedContentHint": self.untrusted_content}
+        """Every shape a result can take: the tool's own, pending (past the budget), an error, a last-resort cut."""
+        shapes = [self.result, *([PendingResult] if self.budgeted else []), ErrorResult, CutResult]
+        return describe_fields(result_variants(*(output_schema(shape) for shape in shapes)))
 
     async def call(self, raw_arguments: Any, context: CallContext) -> dict[str, Any]:
         """Run the tool within the call budget; always returns an envelope, never raises.
@@ -97,6 +109,8 @@ class Tool:
             arguments = parse_arguments(self.arguments, raw_arguments)
             context.tool = self.name
             result = await self.handler(arguments, context)
+            if isinstance(result, WithImages):
+                return with_images(success(result.payload), result.images)
             return result if isinstance(result, Delivered) else success(result)
         except asyncio.CancelledError:
             return failure(error_payload(ToolError(ErrorCode.ABORTED, "The call was cancelled.")))
@@ -108,12 +122,37 @@ class Registry:
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
 
-    def tool(self, name: str, title: str, *, read_only: bool, untrusted_content: bool = True, budgeted: bool = True):
+    def tool(
+        self,
+        name: str,
+        title: str,
+        *,
+        read_only: bool,
+        errors: tuple[ErrorCode, ...] = (),
+        destructive: Optional[bool] = None,
+        idempotent: Optional[bool] = None,
+        consequential: bool = False,
+        untrusted_content: bool = True,
+        budgeted: bool = True,
+    ):
         """Register `async def fn(args: SomeArguments, ctx) -> ResultType`.
 
-        The docstring is the description; the argument and return annotations
-        give the input and output schemas.
+        The docstring is the description (a sentence naming the errors it can
+        return is added); the argument and return annotations give the input
+        and output schemas. A tool that writes must say whether it is
+        destructive and idempotent; `consequential` marks what the human
+        cannot take back.
         """
+        if not read_only and (destructive is None or idempotent is None):
+            raise ValueError(f"{name}: a tool that writes must declare destructive and idempotent")
+        annotations = {
+            "readOnlyHint": read_only,
+            "destructiveHint": bool(destructive),
+            "idempotentHint": True if read_only else bool(idempotent),
+            "openWorldHint": False,
+            "consequentialHint": consequential,
+            "untrustedContentHint": untrusted_content,
+        }
 
         def register(handler: Handler) -> Handler:
             if name in self._tools:
@@ -123,9 +162,9 @@ class Registry:
             self._tools[name] = Tool(
                 name=name,
                 title=title,
-                description=inspect.cleandoc(handler.__doc__ or ""),
-                read_only=read_only,
-                untrusted_content=untrusted_content,
+                description=_with_errors(inspect.cleandoc(handler.__doc__ or ""), errors),
+                annotations=annotations,
+                errors=errors,
                 arguments=hints[first_parameter],
                 result=hints["return"],
                 handler=handler,
@@ -143,6 +182,13 @@ class Registry:
 
     def get(self, name: str) -> Optional[Tool]:
         return self._tools.get(name)
+
+
+def _with_errors(description: str, errors: tuple[ErrorCode, ...]) -> str:
+    named = ", ".join(code.value for code in errors)
+    common = ", ".join(code.value for code in COMMON_ERRORS)
+    line = f"Errors: {named}; and, as for every tool, {common}." if named else f"Errors: only {common}."
+    return f"{description}\n\n{line}"
 
 
 REGISTRY = Registry()

@@ -18,9 +18,9 @@ from typing_extensions import NotRequired, TypedDict
 from . import limits
 from .errors import ErrorCode, ToolError
 from .hashing import output_fingerprint, sha256_hex, stable_hash, utf16_units
-from .shapes import Actor, Position, ReviewCounts
 from .outputs import is_text_like, media_size
 from .positions import from_utf16, position_of, strict_offset, to_utf16
+from .shapes import Actor, Position, ReviewCounts
 from .text import clamp_chars, clamp_utf8, json_size
 
 REVIEW_KEY = "jupyterlite_webmcp_review"

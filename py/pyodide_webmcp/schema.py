@@ -1,12 +1,32 @@
 """JSON Schemas for WebMCP: object-rooted, self-contained, ASCII only."""
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import NotRequired, TypedDict
 
 from .errors import ErrorCode, ToolError
+from .glossary import FIELDS
 from .text import utf8_len
+
+
+class ErrorResult(TypedDict):
+    """A failure: one code of the closed set, a message, what to do next, and details."""
+
+    error: Literal[tuple(code.value for code in ErrorCode)]  # type: ignore[valid-type]
+    message: str
+    hint: NotRequired[str]
+    retryable: NotRequired[bool]
+
+
+class CutResult(TypedDict):
+    """A result that did not fit the size bound even after dropping list items: a prefix of its JSON."""
+
+    truncated: Literal[True]
+    reason: str
+    maxBytes: int
+    partial: str
 
 
 class Arguments(BaseModel):
@@ -25,8 +45,8 @@ class PositionArgument(Arguments):
 
 
 class SelectionArgument(Arguments):
-    start: PositionArgument
-    end: PositionArgument
+    start: PositionArgument = Field(description="Where the range starts.")
+    end: PositionArgument = Field(description="Where it ends (exclusive).")
 
 
 def _resolve(node: Any, definitions: dict[str, Any]) -> Any:
@@ -82,8 +102,27 @@ def result_variants(*schemas: dict[str, Any]) -> dict[str, Any]:
         variants.extend(schema["anyOf"] if set(schema) == {"anyOf"} else [schema])
     combined: dict[str, Any] = {"anyOf": variants}
     if all(variant.get("type") == "object" for variant in variants):
-        combined = {"type": "object", **combined}
+        combined = {"type": "object", **combined}  # MCP clients expect an object-rooted output schema
     return combined
+
+
+def describe_fields(schema: Any, parent: str = "") -> Any:
+    """Give every property its meaning from the glossary (one spelling, one meaning, across tools)."""
+    if isinstance(schema, list):
+        return [describe_fields(item, parent) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    described = {}
+    for key, value in schema.items():
+        if key == "properties":
+            described[key] = {name: describe_fields(prop, name) for name, prop in value.items()}
+            for name, prop in described[key].items():
+                meaning = FIELDS.get(f"{parent}.{name}") or FIELDS.get(name)
+                if isinstance(prop, dict) and "description" not in prop and meaning:
+                    prop["description"] = meaning
+        else:
+            described[key] = describe_fields(value, parent)
+    return described
 
 
 def _field_name(location: tuple[Any, ...]) -> str:
@@ -115,6 +154,15 @@ def parse_arguments(model: type[Arguments], raw: Any) -> Arguments:
         else:
             message = f'Invalid argument "{field}": {problem["msg"]}.'
         raise ToolError(ErrorCode.INVALID_ARGUMENT, message, field=field) from None
+
+
+def text_bound(max_bytes: int) -> dict[str, int]:
+    """The schema's maxLength for a text argument bounded in UTF-8 bytes (the byte bound is checked on call)."""
+    return {"maxLength": max_bytes}
+
+
+def list_bound(max_items: int) -> dict[str, int]:
+    return {"maxItems": max_items}
 
 
 def require_max_bytes(field: str, value: str, limit: int) -> None:

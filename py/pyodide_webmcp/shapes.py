@@ -63,6 +63,7 @@ class MediaEntry(TypedDict):
     mimeType: str
     bytes: int
     included: bool
+    contentIndex: NotRequired[int]
 
 
 class OutputSnapshot(TypedDict):

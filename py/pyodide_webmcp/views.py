@@ -7,12 +7,12 @@ from typing import Any, Optional, Sequence
 from . import limits
 from .access import METADATA_KEY, Access
 from .hashing import revision, source_hash
-from .shapes import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
 from .outputs import joined, serialize_outputs
 from .paths import base_name
 from .positions import editor_position, offset_of
-from .text import clamp_utf8, to_json
 from .provenance import last_edit
+from .shapes import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
+from .text import clamp_utf8, to_json
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,10 @@ import threading
 import time
 from urllib.parse import urlparse
 
+import jsonschema
 import pytest
+from pyodide_webmcp import REGISTRY
+from pyodide_webmcp.errors import COMMON_ERRORS
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
@@ -60,6 +63,31 @@ class RequestRecorder:
         ]
 
 
+ERRORS_SEEN: dict[str, set[str]] = {}
+
+
+def check_result(name: str, result: dict) -> None:
+    """Every result validates against its tool's output schema; every error code is one the tool declares."""
+    tool = REGISTRY.get(name)
+    payload = json.loads(result["content"][0]["text"])
+    jsonschema.validate(payload, tool.output_schema)
+    if "structuredContent" in result:
+        jsonschema.validate(result["structuredContent"], tool.output_schema)
+    if result.get("isError") and tool.budgeted:
+        ERRORS_SEEN.setdefault(name, set()).add(payload["error"])
+
+
+def pytest_sessionfinish(session, exitstatus):
+    undeclared = {
+        name: sorted(codes - {c.value for c in (*REGISTRY.get(name).errors, *COMMON_ERRORS)})
+        for name, codes in ERRORS_SEEN.items()
+    }
+    undeclared = {name: codes for name, codes in undeclared.items() if codes}
+    if undeclared and exitstatus == 0:
+        session.exitstatus = 1
+        print(f"\nerror codes returned but not declared by their tool: {undeclared}")
+
+
 class Lab:
     """A JupyterLite page with the bridge, driven through page.webmcp as an agent would."""
 
@@ -73,7 +101,10 @@ class Lab:
         return self
 
     def call_raw(self, name: str, arguments=None) -> dict:
-        return self.page.webmcp.call_tool(name, {} if arguments is None else arguments)
+        """The call's whole result; checked, as a validating MCP client would, against the tool's output schema."""
+        result = self.page.webmcp.call_tool(name, {} if arguments is None else arguments)
+        check_result(name, result)
+        return result
 
     def call(self, name: str, arguments=None) -> dict:
         """The structured result of a successful call (fails the test on an error)."""
@@ -83,10 +114,13 @@ class Lab:
         return result["structuredContent"]
 
     def error(self, name: str, arguments=None) -> dict:
+        """The structured error (fails the test on a success), without its generic `hint` and `retryable`."""
         result = self.call_raw(name, arguments)
         assert result.get("isError") is True, result
         assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
-        return result["structuredContent"]
+        error = dict(result["structuredContent"])
+        assert isinstance(error.pop("hint"), str) and isinstance(error.pop("retryable"), bool)
+        return error
 
     def start_call(self, name: str, arguments: dict, key: str = "call") -> None:
         """Start a call through the browser's own WebMCP API without waiting; finish_call(key) awaits it."""

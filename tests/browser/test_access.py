@@ -4,10 +4,9 @@ import json
 import uuid
 
 import pytest
+from conftest import code_cell, notebook_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import code_cell, notebook_json
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.hashing import source_hash
 

@@ -4,11 +4,11 @@ import gzip
 import json
 
 import pytest
+from conftest import READY, SETTLED, chromium_path
+from pyodide_webmcp.registry import REGISTRY
 
 from buildkit.paths import SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
-from conftest import READY, SETTLED, chromium_path
-from pyodide_webmcp.registry import REGISTRY
 
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
 KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"

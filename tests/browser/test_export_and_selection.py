@@ -1,7 +1,6 @@
 """Export of a nasty notebook, and the human's selection inside an output."""
 
 import pytest
-
 from conftest import code_cell, notebook_json
 from pyodide_webmcp.access import METADATA_KEY
 

@@ -1,7 +1,6 @@
 """The site's own Pyodide kernel runs code offline, and the bridge reads the result live."""
 
 import pytest
-
 from conftest import code_cell, notebook_json
 
 

@@ -4,7 +4,6 @@ import json
 import time
 
 import pytest
-
 from conftest import code_cell, notebook_json
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS

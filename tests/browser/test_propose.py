@@ -1,7 +1,6 @@
 """Propose mode: agent edits wait for the human's Accept or Deny."""
 
 import pytest
-
 from conftest import code_cell, notebook_json
 from pyodide_webmcp.hashing import source_hash
 

@@ -1,7 +1,6 @@
 """Review threads shared by the human (Comments tab) and the agent (tools)."""
 
 import pytest
-
 from conftest import code_cell, notebook_json
 from pyodide_webmcp.access import METADATA_KEY
 

@@ -1,7 +1,6 @@
 """Open, read, create and save through the tools, checked against JupyterLab's live model."""
 
 import pytest
-
 from conftest import code_cell, notebook_json
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import MAX_TOTAL_RESULT_BYTES

@@ -3,7 +3,6 @@
 import time
 
 import pytest
-
 from conftest import code_cell, notebook_json
 
 PATH = "running.ipynb"

@@ -89,6 +89,9 @@ class MemoryNotebook:
     async def restart_kernel(self) -> None:
         self.kernel_status = "starting"
 
+    async def start_kernel(self, name: str) -> None:
+        self.kernel_status = "starting"
+
     def insert_cell(self, index: int, cell_type: str, source: str) -> str:
         new = cell(source, cell_type)
         self.data.insert(index, new)
@@ -102,6 +105,15 @@ class MemoryNotebook:
     def delete_cell(self, index: int) -> None:
         del self.data[index]
         self.dirty = True
+
+    def move_cell(self, from_index: int, to_index: int) -> None:
+        self.data.insert(to_index, self.data.pop(from_index))
+
+    def set_cell_type(self, index: int, cell_type: str) -> None:
+        self.data[index]["cell_type"] = cell_type
+
+    def clear_outputs(self, index: int) -> None:
+        self.data[index].update(outputs=[], execution_count=None)
 
     def record_history(self, cell_id, actor, action, tool=None) -> None:
         target = next(c for c in self.data if c["id"] == cell_id)
@@ -137,6 +149,9 @@ class MemoryNotebook:
 
 
 class MemoryProposals:
+    enabled = False
+    reviewed_actions: set = set()
+
     def reviews(self, action: str) -> bool:
         return False
 
@@ -177,7 +192,12 @@ class MemoryLab:
 
     async def get_entry(self, path: str, *, content: bool = False):
         notebook = self.notebooks.get(path)
-        return None if notebook is None else {"path": path, "name": path, "type": "notebook"}
+        if notebook is None:
+            return None
+        entry = {"path": path, "name": path, "type": "notebook"}
+        if content:
+            entry["content"] = {"nbformat": 4, "nbformat_minor": 5, "metadata": notebook.notebook_metadata, "cells": notebook.data}
+        return entry
 
     async def file_notebook_access(self, path: str):
         notebook = self.notebooks.get(path)

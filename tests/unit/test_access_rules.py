@@ -1,5 +1,4 @@
 import pytest
-
 from pyodide_webmcp import limits
 from pyodide_webmcp.access import (
     METADATA_KEY,

@@ -4,11 +4,16 @@ import asyncio
 import json
 
 import pytest
-
 from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import limits
-from pyodide_webmcp.calls import CallTable, current_call, dialog_scope, pending_result, wait_for
+from pyodide_webmcp.calls import (
+    CallTable,
+    current_call,
+    dialog_scope,
+    pending_result,
+    wait_for,
+)
 from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.registry import REGISTRY, CallContext

@@ -3,6 +3,7 @@
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
+from pyodide_webmcp.errors import GUIDE, ErrorCode
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.views import CellRecord
@@ -111,6 +112,8 @@ def test_agent_writes_are_recorded_and_guarded_by_access():
         "message": 'The notebook owner made cell "locked" read-only for agents.',
         "cellId": "locked",
         "access": "read",
+        "hint": GUIDE[ErrorCode.CELL_ACCESS_DENIED].hint,
+        "retryable": False,
     }
     hidden = call(lab, "jupyter_update_cell", {"cellId": "secret", "source": "x", "expectedSourceHash": source_hash("3")})
     missing = call(lab, "jupyter_update_cell", {"cellId": "nope", "source": "x", "expectedSourceHash": source_hash("3")})

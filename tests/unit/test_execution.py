@@ -1,11 +1,16 @@
 import pytest
-
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
+from pyodide_webmcp.execution import (
+    Target,
+    error_details,
+    needs_kernel,
+    select_targets,
+    summarize_outputs,
+)
 from pyodide_webmcp.positions import editor_coordinates, index_to_utf16
-from pyodide_webmcp.views import CellRecord
 from pyodide_webmcp.text import utf8_len
+from pyodide_webmcp.views import CellRecord
 
 RECORDS = [CellRecord(f"c{i}", "code", f"print({i})") for i in range(5)]
 

@@ -2,10 +2,22 @@ import base64
 
 from pyodide_webmcp import limits
 from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.outputs import html_to_text, is_text_like, media_size, serialize_output, serialize_outputs
+from pyodide_webmcp.outputs import (
+    html_to_text,
+    is_text_like,
+    media_size,
+    serialize_output,
+    serialize_outputs,
+)
 from pyodide_webmcp.positions import utf16_to_index
-from pyodide_webmcp.views import CellRecord, EditorState, cell_snapshot, focus_context, notebook_info
 from pyodide_webmcp.text import utf8_len
+from pyodide_webmcp.views import (
+    CellRecord,
+    EditorState,
+    cell_snapshot,
+    focus_context,
+    notebook_info,
+)
 
 
 def test_stream_output_is_ansi_free_and_bounded():

@@ -1,5 +1,4 @@
 import pytest
-
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.hashing import revision, source_hash
 from pyodide_webmcp.paths import base_name, is_notebook_path, join_path, normalize_path

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import port
@@ -19,17 +18,20 @@ IMPLEMENTATIONS = {
     "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
     "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),
+    "NotebookReader": ("filenotebook.py", "FileNotebook"),
 }
 
 
 def protocol_members(protocol: type) -> dict[str, bool]:
-    """Member name -> whether it is a coroutine, as the port declares it."""
+    """Member name -> whether it is a coroutine, as the port declares it (inherited protocols included)."""
     members = {}
-    for name, value in vars(protocol).items():
-        if name.startswith("_"):
+    for base in reversed(protocol.__mro__):
+        if base.__module__ != port.__name__:
             continue
-        members[name] = inspect.iscoroutinefunction(value)
-    members.update({name: False for name in getattr(protocol, "__annotations__", {})})
+        for name, value in vars(base).items():
+            if not name.startswith("_"):
+                members[name] = inspect.iscoroutinefunction(value)
+        members.update({name: False for name in vars(base).get("__annotations__", {})})
     return members
 
 
@@ -60,7 +62,7 @@ def test_the_adapter_implements_every_member_of_the_port(protocol):
 def test_tools_reach_the_lab_only_through_the_port():
     """Every method a tool calls on ctx.lab or a notebook is declared in the port."""
     declared = set()
-    for protocol in ("NotebookPort", "LabPort", "ProposalsPort"):
+    for protocol in ("NotebookPort", "LabPort", "ProposalsPort", "DialogsPort"):
         declared |= set(protocol_members(getattr(port, protocol)))
     used = set()
     for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "proposals.py"]:

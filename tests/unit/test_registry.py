@@ -2,10 +2,9 @@ import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
 
+import pyodide_webmcp
 import pytest
 from jsonschema import Draft202012Validator
-
-import pyodide_webmcp
 from pyodide_webmcp.registry import REGISTRY, CallContext, NeverAborted
 
 EXPECTED_TOOLS = {
@@ -33,7 +32,15 @@ EXPECTED_TOOLS = {
     "jupyter_get_output_selection",
     "jupyter_wait_for_result",
     "jupyter_answer_dialog",
+    "jupyter_search_notebook",
+    "jupyter_replace_in_cell",
+    "jupyter_change_cell",
+    "jupyter_read_file",
 }
+
+
+def test_the_surface_stays_small():
+    assert len(REGISTRY) <= 30
 
 
 class AlreadyAborted(NeverAborted):
@@ -54,16 +61,55 @@ def test_registry_holds_the_expected_tools():
 
 @pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
 def test_schemas_are_object_rooted_ascii_and_valid(tool):
-    output_roots = [tool.output_schema] if "type" in tool.output_schema else tool.output_schema["anyOf"]
-    assert {root["type"] for root in output_roots} in ({"object"}, {"object", "null"})
+    variants = tool.output_schema["anyOf"]
+    assert {variant["type"] for variant in variants} in ({"object"}, {"object", "null"})
+    assert tool.output_schema.get("type", "object") == "object" or {"null"} <= {v["type"] for v in variants}
     for schema in (tool.input_schema, tool.output_schema):
         assert json.dumps(schema, ensure_ascii=False).isascii()
         assert "$ref" not in json.dumps(schema)
         Draft202012Validator.check_schema(schema)
     assert tool.input_schema["type"] == "object" and tool.input_schema.get("additionalProperties") is False
-    assert tool.description and tool.description.split(".")[0]
-    assert tool.annotations == {"readOnlyHint": tool.read_only, "untrustedContentHint": tool.untrusted_content}
     assert len(tool.name) <= 64 and tool.name.replace("_", "").isalnum()
+
+
+def properties(schema, path=""):
+    """(path, property schema) of every property anywhere in a schema."""
+    if isinstance(schema, dict):
+        for name, prop in (schema.get("properties") or {}).items():
+            yield f"{path}.{name}", prop
+            yield from properties(prop, f"{path}.{name}")
+        for key, value in schema.items():
+            if key != "properties":
+                yield from properties(value, path)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from properties(item, path)
+
+
+@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+def test_descriptions_say_what_the_tool_does_returns_and_fails_with(tool):
+    lead = tool.description.split("\n\n")[0]
+    assert lead.endswith(".") and len(lead) <= 200, f"lead sentence of {len(lead)} characters"
+    for code in tool.errors:
+        assert code.value in tool.description
+    undescribed = [path for path, prop in properties(tool.output_schema) if "description" not in prop]
+    assert not undescribed, undescribed
+    undescribed = [path for path, prop in properties(tool.input_schema) if "description" not in prop]
+    assert not undescribed, undescribed
+
+
+@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+def test_annotations_are_complete_and_consistent(tool):
+    hints = tool.annotations
+    assert set(hints) == {
+        "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "consequentialHint", "untrustedContentHint"
+    }
+    assert all(isinstance(value, bool) for value in hints.values())
+    if hints["readOnlyHint"]:
+        assert not hints["destructiveHint"] and hints["idempotentHint"] and not hints["consequentialHint"]
+    assert hints["openWorldHint"] is False  # everything stays in the browser-local workspace
+    consequential = {name for name in (t.name for t in REGISTRY) if REGISTRY.get(name).annotations["consequentialHint"]}
+    assert {"jupyter_delete_cell", "jupyter_run_cells", "jupyter_kernel_action", "jupyter_save_notebook"} <= consequential
 
 
 def test_unknown_argument_lists_accepted_ones():
@@ -93,7 +139,10 @@ def test_a_failing_lab_becomes_internal_error():
 
     result = call("jupyter_get_context", {}, lab=BrokenLab())
     assert result["isError"] is True
-    assert result["structuredContent"] == {"error": "INTERNAL_ERROR", "message": "lab exploded"}
+    assert result["structuredContent"] == {
+        "error": "INTERNAL_ERROR", "message": "lab exploded", "hint": "Retry once; if it persists, tell the human.",
+        "retryable": True,
+    }
 
 
 def test_aborted_before_start():

@@ -5,7 +5,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.hashing import output_fingerprint, stable_hash

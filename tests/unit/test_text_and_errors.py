@@ -1,8 +1,14 @@
 import pytest
-
 from pyodide_webmcp import limits
-from pyodide_webmcp.errors import ErrorCode, ToolError, error_payload
-from pyodide_webmcp.text import TRUNCATION_MARK, clamp_chars, clamp_utf8, one_line, strip_ansi, utf8_len
+from pyodide_webmcp.errors import GUIDE, ErrorCode, ToolError, error_payload
+from pyodide_webmcp.text import (
+    TRUNCATION_MARK,
+    clamp_chars,
+    clamp_utf8,
+    one_line,
+    strip_ansi,
+    utf8_len,
+)
 
 
 def test_clamp_utf8_keeps_short_text():
@@ -33,7 +39,10 @@ def test_one_line():
 
 def test_tool_error_payload_carries_details():
     payload = error_payload(ToolError(ErrorCode.CELL_NOT_FOUND, "missing", cellId="abc"))
-    assert payload == {"error": "CELL_NOT_FOUND", "message": "missing", "cellId": "abc"}
+    assert payload == {
+        "error": "CELL_NOT_FOUND", "message": "missing", "cellId": "abc",
+        "hint": GUIDE[ErrorCode.CELL_NOT_FOUND].hint, "retryable": False,
+    }
 
 
 def test_error_strings_are_clamped_to_2_kib():
@@ -47,11 +56,10 @@ def test_unexpected_exception_is_internal_error_without_trace():
     assert payload["error"] == "INTERNAL_ERROR"
     assert len(payload["message"]) <= limits.MAX_INTERNAL_ERROR_CHARS
     assert "Traceback" not in payload["message"]
-    assert set(payload) == {"error", "message"}
+    assert set(payload) == {"error", "message", "hint", "retryable"} and payload["retryable"] is True
 
 
 @pytest.mark.parametrize("code", list(ErrorCode))
-def test_every_code_is_documented(code):
-    from pyodide_webmcp.errors import ERROR_MEANINGS
-
-    assert ERROR_MEANINGS[code]
+def test_every_code_says_what_it_means_and_how_to_recover(code):
+    guide = GUIDE[code]
+    assert guide.meaning.endswith(".") and guide.hint.endswith(".") and isinstance(guide.retryable, bool)

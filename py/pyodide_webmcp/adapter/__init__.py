@@ -9,12 +9,12 @@ from typing import Any, Callable
 from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
-from ..text import to_json
 from ..calls import CallTable
 from ..registry import CallContext, NeverAborted, Registry
-from .panel import install_controls
+from ..text import to_json
 from .ffi import js_value, to_python
 from .lab import Lab
+from .panel import install_controls
 from .selection import OutputSelectionTracker
 
 

@@ -13,7 +13,14 @@ from ..errors import ToolError
 from ..notebooks import live_cell, review_store
 from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
-from ..review import HUMAN_AUTHOR, StoredThread, anchor_status, cell_anchor, output_anchor, range_anchor
+from ..review import (
+    HUMAN_AUTHOR,
+    StoredThread,
+    anchor_status,
+    cell_anchor,
+    output_anchor,
+    range_anchor,
+)
 from .dom import Listeners, element
 from .ffi import to_js_object
 from .lab import Lab

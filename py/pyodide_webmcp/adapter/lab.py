@@ -3,13 +3,20 @@
 from typing import Any, Optional
 
 from .. import limits
-from ..access import METADATA_KEY, Access, notebook_access, with_cell_access, with_notebook_access
-from ..views import CellList
+from ..access import (
+    METADATA_KEY,
+    Access,
+    notebook_access,
+    with_cell_access,
+    with_notebook_access,
+)
 from ..calls import CallTable
 from ..errors import ErrorCode, ToolError
+from ..views import CellList
 from .dialogs import DialogWatcher
 from .ffi import js_value, to_js_object, to_python
 from .human_edits import HumanEditRecorder
+from .images import render_image
 from .notebook import NotebookHandle
 from .proposals import ProposalBoard
 
@@ -72,6 +79,9 @@ class Lab:
         # A notebook without a kernelspec makes JupyterLab ask which kernel to start: a dialog of this call.
         await self.dialogs.wait(panel.sessionContext.ready, "started its kernel", limits.SESSION_READY_WAIT_MS, required=False)
         return NotebookHandle(self, panel)
+
+    async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
+        return await render_image(mime, data)
 
     def output_selection_record(self) -> Optional[dict[str, Any]]:
         return self.output_selection.record if self.output_selection is not None else None

@@ -4,18 +4,25 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from js import JSON, setTimeout
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable, create_proxy, jsnull
 
 from .. import limits
-from ..access import METADATA_KEY, Access, cell_access, notebook_access, with_cell_access, with_notebook_access
+from ..access import (
+    METADATA_KEY,
+    Access,
+    cell_access,
+    notebook_access,
+    with_cell_access,
+    with_notebook_access,
+)
+from ..calls import current_call
+from ..errors import ErrorCode, ToolError
 from ..hashing import source_hash
 from ..provenance import add_history, iso_now
 from ..review import REVIEW_KEY, ReviewStore
 from ..shapes import Action, Actor, KernelInfo
-from ..views import CellList, CellRecord, EditorState
-from ..calls import current_call
-from ..errors import ErrorCode, ToolError
 from ..text import one_line
+from ..views import CellList, CellRecord, EditorState
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import watch_execution
 
@@ -253,6 +260,27 @@ class NotebookHandle:
     def delete_cell(self, index: int) -> None:
         self._notebook.model.sharedModel.deleteCell(index)
 
+    def move_cell(self, from_index: int, to_index: int) -> None:
+        if from_index != to_index:
+            self._notebook.model.sharedModel.moveCell(from_index, to_index)
+
+    def set_cell_type(self, index: int, cell_type: str) -> None:
+        shared = self._notebook.model.sharedModel
+        cell = to_python(shared.cells[index].toJSON())
+        replacement = {"id": cell["id"], "cell_type": cell_type, "source": cell.get("source", ""),
+                       "metadata": cell.get("metadata") or {}}
+
+        def swap(*_: Any) -> None:  # one transaction, as JupyterLab's own "change cell type": the cell keeps its id
+            shared.deleteCell(index)
+            shared.insertCell(index, to_js_object(replacement))
+
+        shared.transact(create_once_callable(swap))
+
+    def clear_outputs(self, index: int) -> None:
+        cell = self._shared_cells()[index]
+        cell.clearOutputs()
+        cell.execution_count = jsnull
+
     def activate_cell(self, index: int, *, render_markdown: bool) -> None:
         notebook = self._notebook
         notebook.activeCellIndex = index
@@ -300,6 +328,10 @@ class NotebookHandle:
             return kernel is not None and await settled(kernel.interrupt(), limits.KERNEL_INTERRUPT_WAIT_MS)
         except Exception:  # the kernel refused it (for example, it died meanwhile)
             return False
+
+    async def start_kernel(self, name: str) -> None:
+        change = self._panel.sessionContext.changeKernel(to_js_object({"name": name}))
+        await self._lab.dialogs.wait(change, "started a kernel")
 
     async def restart_kernel(self) -> None:
         await self._lab.dialogs.wait(self._panel.sessionContext.restartKernel(), "restarted the kernel")

@@ -5,8 +5,8 @@ from typing import Any, Optional
 
 from pyodide.ffi import create_proxy
 
-from ..errors import ErrorCode, ToolError
 from ..calls import current_call
+from ..errors import ErrorCode, ToolError
 from ..proposals import new_proposal_id
 from .dom import element
 

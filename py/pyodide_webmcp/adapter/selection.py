@@ -2,7 +2,7 @@
 
 from typing import Any, Optional
 
-from js import document, setTimeout, clearTimeout, window
+from js import clearTimeout, document, setTimeout, window
 from pyodide.ffi import create_proxy
 
 from .. import limits

@@ -1,3 +1,16 @@
 """Importing this package registers every tool on the registry."""
 
-from . import calls, cells, context, editing, execution, export, files, review, selection  # noqa: F401
+from . import (  # noqa: F401
+    calls,
+    cell_changes,
+    cells,
+    context,
+    editing,
+    execution,
+    export,
+    files,
+    review,
+    search,
+    selection,
+    textfiles,
+)

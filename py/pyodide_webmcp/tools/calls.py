@@ -9,6 +9,7 @@ from .. import limits
 from ..calls import Answered, wait_for
 from ..dialogs import choose_button, choose_dialog
 from ..envelope import Delivered, failure, success
+from ..errors import ErrorCode
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
@@ -26,7 +27,11 @@ class AnyResult(TypedDict, total=False):
     """The waited-for call's own result (its tool's shape, an error, or pending again)."""
 
 
-@tool("jupyter_wait_for_result", "Wait for a pending result", read_only=True, budgeted=False)
+@tool(
+    "jupyter_wait_for_result",
+    "Wait for a pending result", read_only=True, budgeted=False,
+    errors=(ErrorCode.PENDING_CALL_NOT_FOUND,),
+)
 async def wait_for_result(args: WaitArguments, ctx: CallContext) -> AnyResult:
     """Wait for a call that returned {status: "pending", pendingId} and return its final result, in that tool's own shape (a run_cells result, a save result, an error, PROPOSAL_DENIED...), or pending again.
 
@@ -70,7 +75,11 @@ def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]
     return success({**payload, "answered": answered})
 
 
-@tool("jupyter_answer_dialog", "Answer a dialog", read_only=False, untrusted_content=True, budgeted=False)
+@tool(
+    "jupyter_answer_dialog",
+    "Answer a dialog", read_only=False, destructive=True, idempotent=False, consequential=True, budgeted=False,
+    errors=(ErrorCode.DIALOG_NOT_FOUND, ErrorCode.DIALOG_NOT_YOURS),
+)
 async def answer_dialog(args: AnswerArguments, ctx: CallContext) -> AnswerResult:
     """Press a button of a JupyterLab dialog that one of your calls raised, exactly as the human would, and return that call's result (or pending) with `answered`.
 

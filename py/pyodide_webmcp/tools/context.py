@@ -7,16 +7,31 @@ from typing_extensions import TypedDict
 
 from ..calls import CallSummary
 from ..dialogs import DialogView, view
-from ..shapes import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
+from ..errors import ErrorCode, ToolError
+from ..notebooks import (
+    READ_ERRORS,
+    find_cell,
+    focus_of,
+    info_of,
+    resolve_notebook,
+    review_counts,
+)
 from ..positions import editor_coordinates
-from ..notebooks import find_cell, focus_of, info_of, resolve_notebook, review_counts
 from ..registry import CallContext, tool
 from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument
+from ..shapes import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
 
 
 class Workspace(TypedDict):
     currentDirectory: str
     openDocuments: list[str]
+
+
+class ProposeMode(TypedDict):
+    """The human's Propose mode: which agent writes wait for their Accept or Deny (they set it; no tool can)."""
+
+    on: bool
+    reviewed: list[str]
 
 
 class ContextResult(TypedDict):
@@ -27,24 +42,31 @@ class ContextResult(TypedDict):
     review: Optional[ReviewCounts]
     pending: list[CallSummary]
     dialogs: list[DialogView]
+    proposeMode: ProposeMode
 
 
 @tool("jupyter_get_context", "Get notebook context", read_only=True)
 async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
-    """Read what the human is looking at right now: open documents, the current notebook, its kernel, the active and selected cells, the cursor and the selected text.
+    """Read what the human sees now: current notebook and kernel, active and selected cells, cursor, selected text; also your pending calls, open dialogs, Propose mode.
 
-    Call it first; "this" usually means the selection. Reads the live state,
-    unsaved edits included. Fields are null when no notebook is current;
+    Call it first: "this" usually means the selection. Reads the live state,
+    unsaved edits included; fields are null when no notebook is current.
     `review` counts the notebook's review threads; `pending` lists your calls
     still running past the call budget (get their results with
-    jupyter_wait_for_result); `dialogs` lists open JupyterLab dialogs: yours in
-    full, the human's only as `owner: "human"`.
+    jupyter_wait_for_result); `dialogs` lists open JupyterLab dialogs, yours
+    in full, the human's only as `owner: "human"`; `proposeMode` says which
+    of your writes wait for the human. The selected text is cut at 4 KiB.
     """
     lab = ctx.lab
     documents = [path for path, access in lab.open_documents() if access != "none"]
+    proposals = lab.proposals
     activity = {
         "pending": [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else [],
         "dialogs": [view(dialog) for dialog in lab.dialogs.open_dialogs()],
+        "proposeMode": {
+            "on": proposals.enabled,
+            "reviewed": sorted({"update", *proposals.reviewed_actions}) if proposals.enabled else [],
+        },
     }
     workspace: Workspace = {"currentDirectory": lab.current_directory(), "openDocuments": documents}
     notebook = lab.current_notebook()
@@ -62,7 +84,8 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: str = Field(description="Workspace-relative path of the .ipynb file.")
+    path: Optional[str] = Field(None, description="Workspace-relative path of the .ipynb file (required).")
+    notebookPath: Optional[str] = Field(None, description="The same as path, spelled as the other tools spell it.")
     cellId: Optional[str] = Field(None, description="Cell to activate and scroll to once open.")
     activate: bool = Field(True, description="Bring the notebook to the front.")
 
@@ -74,14 +97,26 @@ class OpenNotebookResult(TypedDict):
     review: ReviewCounts
 
 
-@tool("jupyter_open_notebook", "Open a notebook", read_only=False)
+@tool(
+    "jupyter_open_notebook",
+    "Open a notebook", read_only=False, destructive=False, idempotent=True,
+    errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH, ErrorCode.CELL_NOT_FOUND, ErrorCode.LAB_ERROR),
+)
 async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNotebookResult:
-    """Open a workspace notebook (or reuse its open tab, unsaved edits and all) and show it, optionally scrolled to one cell.
+    """Open a workspace notebook (or reuse its open tab, unsaved edits and all) and show it; returns its summary, kernel, focus and review counts.
 
-    This changes what the human sees. Returns the notebook summary, its
-    kernel and the resulting focus.
+    This changes what the human sees; other tools do not need it (they read a
+    notebook that is not open from its file, and open it themselves to write
+    or run). Optionally scrolls to one cell. Opening may start the notebook's
+    kernel; a notebook without a kernelspec makes JupyterLab ask which kernel
+    to start: the call then returns pending with that dialog.
     """
-    notebook = await resolve_notebook(ctx.lab, args.path, activate=args.activate)
+    path = args.path if args.path is not None else args.notebookPath
+    if path is None:
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, 'Missing required argument "path".', field="path")
+    if args.notebookPath is not None and args.path is not None and args.notebookPath != args.path:
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, "path and notebookPath differ; give one.", field="notebookPath")
+    notebook = await resolve_notebook(ctx.lab, path, activate=args.activate)
     if args.cellId is not None:
         await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
     records = notebook.cells()
@@ -109,12 +144,18 @@ def _position(argument: PositionArgument) -> Position:
     return {"line": argument.line, "column": argument.column}
 
 
-@tool("jupyter_focus_cell", "Focus a cell", read_only=False)
+@tool(
+    "jupyter_focus_cell",
+    "Focus a cell", read_only=False, destructive=False, idempotent=True,
+    errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
+)
 async def focus_cell(args: FocusCellArguments, ctx: CallContext) -> FocusCellResult:
-    """Scroll to a cell and select it, optionally placing the cursor or selecting a source range in its editor.
+    """Scroll to a cell and select it, optionally placing the cursor or selecting a source range in its editor; returns the notebook and the new focus.
 
-    Use it to point the human at the code under discussion; only the view
-    changes, never the content. The cell is checked before anything moves.
+    Use it to point the human at the code under discussion: only the view
+    changes, never the content. Positions are zero-based lines and columns
+    in characters, clamped into the source. The cell is checked before
+    anything moves.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

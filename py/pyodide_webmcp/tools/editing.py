@@ -7,14 +7,14 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..shapes import CellSnapshot, NotebookInfo
-from ..notebooks import find_cell, info_of, resolve_notebook
-from ..proposals import ask_human, denied, diff_lines
+from ..notebooks import WRITE_ERRORS, find_cell, info_of, resolve_notebook
 from ..port import NotebookPort
+from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
-from ..schema import Arguments, require_max_bytes
-from ..views import CellRecord, cell_snapshot
+from ..schema import Arguments, require_max_bytes, text_bound
+from ..shapes import CellSnapshot, NotebookInfo
 from ..text import clamp_chars
+from ..views import CellRecord, cell_snapshot
 
 CELL_TYPES = ("code", "markdown", "raw")
 
@@ -61,16 +61,25 @@ class InsertCellArguments(Arguments):
     referenceCellId: Optional[str] = Field(None, description="Insert next to this cell; the active cell when omitted.")
     position: Literal["above", "below"] = Field("below", description="Side of the reference cell.")
     cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)}, description="Type of the new cell.")
-    source: str = Field("", description="Source of the new cell.")
+    source: str = Field(
+        "",
+        description=f"Source of the new cell (at most {limits.MAX_CELL_SOURCE_WRITE_BYTES // limits.KIB} KiB of UTF-8).",
+        json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
+    )
     activate: bool = Field(True, description="Make the new cell active (and render it, if markdown).")
 
 
-@tool("jupyter_insert_cell", "Insert a cell", read_only=False)
+@tool(
+    "jupyter_insert_cell",
+    "Insert a cell", read_only=False, destructive=False, idempotent=False,
+    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.INVALID_CELL_TYPE, ErrorCode.PROPOSAL_ALREADY_PENDING),
+)
 async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedResult:
-    """Insert a new cell above or below a reference cell; the human sees it at once.
+    """Insert a new code, markdown or raw cell above or below a reference cell (the active one by default); returns the new cell's id, index and sourceHash.
 
-    It is not run: call jupyter_run_cells for that. In an empty notebook the
-    cell is simply added. Returns the new cell with its id and sourceHash.
+    The human sees it at once. It is not run: call jupyter_run_cells for
+    that. In an empty notebook the cell is simply added. The source is at
+    most 256 KiB. When the human reviews agent writes (Propose mode: get_context.proposeMode), inserts wait only if they also chose inserts; then the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time.
     """
     if args.cellType not in CELL_TYPES:
         raise ToolError(
@@ -112,7 +121,10 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
 class UpdateCellArguments(Arguments):
     notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
     cellId: str = Field(description="Cell to change.")
-    source: str = Field(description="The complete new source.")
+    source: str = Field(
+        description=f"The complete new source (at most {limits.MAX_CELL_SOURCE_WRITE_BYTES // limits.KIB} KiB of UTF-8).",
+        json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
+    )
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
 
 
@@ -123,17 +135,20 @@ def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
     return index
 
 
-@tool("jupyter_update_cell", "Update a cell", read_only=False)
+@tool(
+    "jupyter_update_cell",
+    "Update a cell", read_only=False, destructive=True, idempotent=True,
+    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL, ErrorCode.PROPOSAL_ALREADY_PENDING),
+)
 async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedResult:
-    """Replace a cell's source in the live notebook, only if it still matches the sourceHash you read.
+    """Replace a cell's whole source, only if it still matches the sourceHash you read; returns the cell's new sourceHash (and, in Propose mode, the human's decision).
 
-    If the human changed it since, nothing is written and STALE_CELL returns
-    the current hash and a preview: read again, then retry. Does not run or
-    save the cell. When the human reviews agent edits (Propose mode), the
-    change is shown to them as a diff and the call waits for their decision:
-    accepted (applied, status "accepted") or denied (a normal result coded
-    PROPOSAL_DENIED with their reason); it is denied automatically if the cell
-    is deleted or the notebook closed or renamed first.
+    If the human changed the cell since, nothing is written and STALE_CELL
+    returns the current hash and a preview: read again, then retry. To change
+    a few lines of a long cell, jupyter_replace_in_cell sends less. Does not
+    run or save. The source is at most 256 KiB. When the human reviews agent writes (Propose mode: get_context.proposeMode), the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time. It is
+    denied automatically if the cell is deleted or the notebook closed or
+    renamed first.
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -172,9 +187,17 @@ class DeleteCellResult(TypedDict):
     reason: NotRequired[Optional[str]]
 
 
-@tool("jupyter_delete_cell", "Delete a cell", read_only=False)
+@tool(
+    "jupyter_delete_cell",
+    "Delete a cell", read_only=False, destructive=True, idempotent=True, consequential=True,
+    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL, ErrorCode.PROPOSAL_ALREADY_PENDING),
+)
 async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
-    """Delete a cell, only if it still matches the sourceHash you read; a cell the human edited since is kept."""
+    """Delete a cell, only if it still matches the sourceHash you read; returns the deleted id and the cell now active.
+
+    A cell the human edited since is kept (STALE_CELL, with its current hash
+    and a preview). Deletion is consequential: confirm it is wanted. When the human reviews agent writes (Propose mode: get_context.proposeMode), deletes wait only if they also chose deletes; then the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time.
+    """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     index = find_cell(records, args.cellId, notebook.path, "write")

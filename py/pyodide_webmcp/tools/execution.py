@@ -5,21 +5,33 @@ from typing import Literal, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..errors import ErrorCode, ToolError
-from ..execution import Target, error_details, needs_kernel, select_targets, summarize_outputs
-from ..shapes import KernelInfo, NotebookInfo
+from .. import limits
 from ..access import notebook_not_found
-from ..proposals import ask_human, denied
-from ..notebooks import info_of, no_active_notebook, resolve_notebook
-from ..views import CellRecord
+from ..errors import ErrorCode, ToolError
+from ..execution import (
+    Target,
+    error_details,
+    needs_kernel,
+    select_targets,
+    summarize_outputs,
+)
+from ..kernels import match_kernel
+from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
 from ..port import NotebookPort
+from ..proposals import ask_human, denied
 from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..schema import Arguments, list_bound
+from ..shapes import KernelInfo, NotebookInfo
+from ..views import CellRecord
 
 
 class RunCellsArguments(Arguments):
     notebookPath: Optional[str] = Field(None, description="Notebook to run in; the current one when omitted.")
-    cellIds: Optional[list[str]] = Field(None, description="Cells to run, in this order.")
+    cellIds: Optional[list[str]] = Field(
+        None,
+        description=f"Cells to run, in this order (at most {limits.MAX_CELL_IDS_PER_CALL}).",
+        json_schema_extra=list_bound(limits.MAX_CELL_IDS_PER_CALL),
+    )
     startIndex: Optional[int] = Field(None, ge=0, description="First index of a range (inclusive); needs endIndex.")
     endIndex: Optional[int] = Field(None, ge=0, description="End of a range (exclusive); needs startIndex.")
     stopOnError: bool = Field(True, description="Stop at the first cell that fails.")
@@ -131,20 +143,25 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
     return result
 
 
-@tool("jupyter_run_cells", "Run notebook cells", read_only=False)
+@tool(
+    "jupyter_run_cells",
+    "Run notebook cells", read_only=False, destructive=True, idempotent=False, consequential=True,
+    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.KERNEL_DIED, ErrorCode.KERNEL_RESTARTED, ErrorCode.PROPOSAL_ALREADY_PENDING),
+)
 async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult:
-    """Run existing cells on the kernel the human shares, strictly in order: by cellIds, by an index range, or the active cell.
+    """Run existing cells on the kernel the human shares, in order (by cellIds, an index range, or the active cell); returns per-cell status, execution count and a one-line output summary.
 
-    The human sees the busy state, execution counts and outputs as if they
-    had run them. Each result has a one-line outputSummary (errors inline);
-    markdown is rendered, raw and empty cells are no-ops, and a cell deleted
-    or locked meanwhile is skipped. To compute something new, insert a cell
-    first: arbitrary code cannot be run. A run still going after the call
-    budget (20 s) returns {status: "pending", pendingId}: it goes on, and
-    jupyter_wait_for_result returns this result. The Pyodide kernel cannot
-    stop running code (an interrupt only cancels queued runs): restart the
-    kernel to stop it. A kernel that dies or restarts mid-run ends the call
-    with KERNEL_DIED / KERNEL_RESTARTED, carrying the results so far.
+    The human sees the busy state, counts and outputs as if they had run
+    them; errors come back inline (ename, evalue, traceback). Markdown is
+    rendered; raw and empty cells are no-ops; a cell deleted or locked
+    meanwhile is skipped. To compute something new, insert a cell first. At
+    most 100 cells per call. A run still going after the call budget (20 s)
+    returns pending: it goes on, and jupyter_wait_for_result returns this
+    result. The Pyodide kernel cannot stop running code (an interrupt only
+    cancels queued runs): restart the kernel to stop it. A kernel that dies
+    or restarts mid-run ends the call with KERNEL_DIED / KERNEL_RESTARTED,
+    carrying the results so far. Running is consequential: code can change
+    anything. When the human reviews agent writes (Propose mode: get_context.proposeMode), runs wait only if they also chose runs; then the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
@@ -203,7 +220,13 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
 
 class KernelActionArguments(Arguments):
     notebookPath: Optional[str] = Field(None, description="Notebook whose kernel to act on; the current one when omitted.")
-    action: Literal["interrupt", "restart"] = Field(description="What to do to the kernel.")
+    action: Literal["interrupt", "restart", "start"] = Field(
+        description="interrupt: cancel queued runs; restart: stop everything and lose all state; "
+        "start: attach a kernel when none is."
+    )
+    kernelName: Optional[str] = Field(
+        None, description="start only: the kernel to start (name or language); the default kernel when omitted."
+    )
 
 
 class KernelActionResult(TypedDict):
@@ -227,15 +250,24 @@ INTERRUPTED = (
 )
 
 
-@tool("jupyter_kernel_action", "Interrupt or restart the kernel", read_only=False, untrusted_content=False)
+@tool(
+    "jupyter_kernel_action",
+    "Start, interrupt or restart the kernel", read_only=False, destructive=True, idempotent=False, consequential=True, untrusted_content=False,
+    errors=(*WRITE_ERRORS, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.LAB_ERROR),
+)
 async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> KernelActionResult:
-    """Interrupt or restart a notebook's kernel, which the human shares.
+    """Start, interrupt or restart a notebook's kernel, which the human shares; returns the kernel's new status and what was done.
 
-    An interrupt cancels queued executions, the human's too; the Pyodide
-    kernel cannot stop code already running. A restart stops everything and
-    discards all in-memory state (variables, imports).
+    start attaches a kernel when none is (the way on from KERNEL_UNAVAILABLE;
+    harmless otherwise). interrupt only cancels executions waiting in the
+    queue, the human's too: the Pyodide kernel cannot stop code already
+    running, so nothing is sent while it is idle or still starting. restart
+    is the one that cannot be taken back: it stops everything and discards
+    all in-memory state (variables, imports); rerun cells to rebuild it.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
+    if args.action == "start":
+        return await _start_kernel(ctx, notebook, args.kernelName)
     if not await notebook.has_kernel():
         raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
     result: dict = {"action": args.action, "notebookPath": notebook.path}
@@ -255,3 +287,14 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
             "rerun cells to rebuild it."
         )
     return {**result, "kernel": notebook.kernel()}  # type: ignore[typeddict-item]
+
+
+async def _start_kernel(ctx: CallContext, notebook: NotebookPort, requested: Optional[str]) -> KernelActionResult:
+    if await notebook.has_kernel():
+        message = "A kernel is already attached; nothing was started."
+    else:
+        default, specs = ctx.lab.kernel_specs()
+        name = match_kernel(requested, specs) or default
+        await notebook.start_kernel(name)
+        message = f'Started the "{name}" kernel; it is ready when its status is idle.'
+    return {"action": "start", "notebookPath": notebook.path, "kernel": notebook.kernel(), "message": message}

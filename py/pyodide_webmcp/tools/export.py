@@ -6,7 +6,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from ..export import export_markdown
-from ..notebooks import resolve_notebook
+from ..notebooks import READ_ERRORS, read_notebook
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
@@ -25,15 +25,20 @@ class ExportResult(TypedDict):
     hiddenCellCount: int
 
 
-@tool("jupyter_export_notebook", "Export the notebook", read_only=True)
+@tool(
+    "jupyter_export_notebook",
+    "Export the notebook", read_only=True,
+    errors=(*READ_ERRORS,),
+)
 async def export_notebook(args: ExportArguments, ctx: CallContext) -> ExportResult:
-    """Export the live notebook as one markdown document: markdown verbatim, code fenced, text and error outputs fenced, images as placeholders.
+    """Export the live notebook as one markdown document (markdown verbatim, code and text outputs fenced, images as placeholders); returns the document.
 
-    Use it to hand the notebook to another tool. Bounded to 40 KiB and 500
-    cells (`truncated` says when cut); reading it never marks the notebook
-    changed.
+    Use it to hand the notebook to another tool or summarize it in one read.
+    Bounded to 40 KiB and 500 cells (truncated says when cut); cells the
+    owner hid are left out and counted. Reading never marks the notebook
+    changed; a notebook that is not open is read from its file.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     cells = [(record, {} if record.hidden else notebook.cell_json(index)) for index, record in enumerate(records)]
     document, truncated, count, hidden = export_markdown(cells, args.includeOutputs)

@@ -8,11 +8,13 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..shapes import KernelInfo, NotebookInfo
-from ..notebooks import info_of, resolve_notebook
+from ..kernels import match_kernel
+from ..notebooks import WRITE_ERRORS, info_of, resolve_notebook
+from ..paging import OffsetPage, offset_page
 from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
 from ..registry import CallContext, tool
-from ..schema import Arguments, require_max_bytes
+from ..schema import Arguments, require_max_bytes, text_bound
+from ..shapes import KernelInfo, NotebookInfo
 
 
 class WorkspaceEntry(TypedDict):
@@ -29,9 +31,10 @@ class ListWorkspaceArguments(Arguments):
     limit: int = Field(
         limits.MAX_WORKSPACE_ROWS, ge=1, le=limits.MAX_WORKSPACE_ROWS, description="Most entries to return."
     )
+    offset: int = Field(0, ge=0, description="Entries to skip first (nextOffset of the previous page).")
 
 
-class ListWorkspaceResult(TypedDict):
+class ListWorkspaceResult(OffsetPage):
     path: str
     entries: list[WorkspaceEntry]
     truncated: bool
@@ -57,28 +60,38 @@ def _sorted_children(listing: dict[str, Any]) -> list[WorkspaceEntry]:
     return sorted(children, key=lambda entry: (entry["type"] != "directory", entry["name"]))
 
 
-@tool("jupyter_list_workspace", "List workspace files", read_only=True)
+@tool(
+    "jupyter_list_workspace",
+    "List workspace files", read_only=True,
+    errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH),
+)
 async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> ListWorkspaceResult:
-    """List the files and folders of the browser-local workspace (names, paths, types, sizes, modification times; never contents).
+    """List the workspace's files and folders (path, name, type, size, modified; never contents), paged with hasMore and nextOffset.
 
-    Use it to find a notebook before opening it. Folders come first, then
-    files, each alphabetical; `recursive` walks breadth-first under one
-    overall `limit`.
+    Use it to find a notebook before opening it, or a file to read with
+    jupyter_read_file. Folders come first, then files, each alphabetical;
+    `recursive` walks breadth-first. At most `limit` (100) entries per call:
+    when more exist, hasMore is true and nextOffset is the offset of the
+    next page. Notebooks the owner hid are never listed nor counted.
     """
     root = normalize_path(args.path or "")
     listing = await ctx.lab.get_entry(root, content=True)
     if listing is None:
-        raise ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'No directory at "{args.path}".', path=args.path)
+        raise ToolError(
+            ErrorCode.NOTEBOOK_NOT_FOUND, f'No directory at "{root}".', path=root, detail="DIRECTORY_NOT_FOUND"
+        )
     if listing.get("type") != "directory":
-        raise ToolError(ErrorCode.INVALID_PATH, f'"{args.path}" is a file, not a directory.', path=args.path)
+        raise ToolError(ErrorCode.INVALID_PATH, f'"{root}" is a file, not a directory.', path=root)
     entries: list[WorkspaceEntry] = []
-    omitted = 0
+    skipped = omitted = 0
     pending = deque([listing])
     while pending:
         for child in _sorted_children(pending.popleft()):
             if child["type"] == "notebook" and await ctx.lab.notebook_access(child["path"]) == "none":
                 continue  # hidden by the owner: not listed, not counted
-            if len(entries) < args.limit:
+            if skipped < args.offset:
+                skipped += 1
+            elif len(entries) < args.limit:
                 entries.append(child)
             else:
                 omitted += 1
@@ -86,11 +99,20 @@ async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> List
                 nested = await ctx.lab.get_entry(child["path"], content=True)
                 if nested is not None:
                     pending.append(nested)
-    return {"path": root, "entries": entries, "truncated": omitted > 0, "omittedCount": omitted}
+    return {
+        "path": root,
+        "entries": entries,
+        "truncated": omitted > 0,
+        "omittedCount": omitted,
+        **offset_page(args.offset, len(entries), omitted),
+    }
 
 
 class CreateNotebookArguments(Arguments):
-    name: str = Field(description="File name; .ipynb is appended when missing.")
+    name: str = Field(
+        description=f"File name, at most {limits.MAX_NAME_BYTES} bytes; .ipynb is appended when missing.",
+        json_schema_extra=text_bound(limits.MAX_NAME_BYTES),
+    )
     directory: Optional[str] = Field(None, description="Folder to create it in; the workspace root when omitted.")
     kernel: Optional[str] = Field(
         None, description="Kernel name or language (case-insensitive); the default kernel when omitted or unknown."
@@ -103,19 +125,6 @@ class CreateNotebookResult(TypedDict):
     kernel: KernelInfo
 
 
-def _match_kernel(requested: Optional[str], specs: list[tuple[str, str]]) -> Optional[str]:
-    if not requested:
-        return None
-    wanted = requested.strip().lower()
-    for name, _language in specs:
-        if name.lower() == wanted:
-            return name
-    for name, language in specs:
-        if language.lower() == wanted:
-            return name
-    return None
-
-
 def _notebook_name(raw: str) -> str:
     name = raw.strip()
     if not name:
@@ -126,11 +135,17 @@ def _notebook_name(raw: str) -> str:
     return name if name.endswith(NOTEBOOK_SUFFIX) else name + NOTEBOOK_SUFFIX
 
 
-@tool("jupyter_create_notebook", "Create a notebook", read_only=False, untrusted_content=False)
+@tool(
+    "jupyter_create_notebook",
+    "Create a notebook", read_only=False, destructive=False, idempotent=False, untrusted_content=False,
+    errors=(ErrorCode.INVALID_PATH, ErrorCode.PATH_EXISTS, ErrorCode.LAB_ERROR),
+)
 async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
-    """Create an empty notebook in the workspace and open it; never overwrites an existing file.
+    """Create an empty notebook in the workspace and open it, never overwriting a file; returns its path, summary and kernel.
 
-    Returns the new path, the notebook summary and its kernel.
+    The name gets .ipynb when missing (at most 256 bytes); kernel picks a
+    kernel by name or language, else the default. An existing file is
+    PATH_EXISTS; a folder that does not exist is INVALID_PATH.
     """
     lab = ctx.lab
     name = _notebook_name(args.name)
@@ -151,7 +166,7 @@ async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> Cr
             await lab.delete(untitled)
         raise cannot_create from None
     default_kernel, specs = lab.kernel_specs()
-    notebook = await lab.open_notebook(path, activate=True, kernel=_match_kernel(args.kernel, specs) or default_kernel)
+    notebook = await lab.open_notebook(path, activate=True, kernel=match_kernel(args.kernel, specs) or default_kernel)
     return {"path": path, "notebook": info_of(notebook), "kernel": notebook.kernel()}
 
 
@@ -166,16 +181,20 @@ class SaveNotebookResult(TypedDict):
     reverted: NotRequired[bool]
 
 
-@tool("jupyter_save_notebook", "Save the notebook", read_only=False, untrusted_content=False)
+@tool(
+    "jupyter_save_notebook",
+    "Save the notebook", read_only=False, destructive=True, idempotent=True, consequential=True, untrusted_content=False,
+    errors=(*WRITE_ERRORS, ErrorCode.DIALOG_CANCELLED, ErrorCode.LAB_ERROR),
+)
 async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNotebookResult:
-    """Write the live notebook, unsaved edits included, to its file in the workspace.
+    """Write the live notebook, unsaved edits included, to its file in the workspace; returns whether it was saved and whether it is still dirty.
 
-    Other tools never save; call this only when the file itself should change.
-    If the file changed on disk since it was opened, JupyterLab asks "File
-    Changed" (Cancel / Revert / Overwrite): the call returns pending with that
-    dialog; answer it with jupyter_answer_dialog. Revert loads the file on disk
-    and discards the live edits (saved: false, reverted: true); Cancel ends the
-    call with DIALOG_CANCELLED.
+    Other tools never save; call this only when the file itself should
+    change. If the file changed on disk since it was opened, JupyterLab asks
+    "File Changed" (Cancel / Revert / Overwrite): the call returns pending
+    with that dialog; answer it with jupyter_answer_dialog. Revert loads the
+    file on disk and discards the live edits (saved: false, reverted: true);
+    Cancel ends the call with DIALOG_CANCELLED.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     outcome = await notebook.save()

@@ -8,11 +8,20 @@ from typing_extensions import NotRequired, TypedDict
 from .. import limits
 from ..access import guard_cell
 from ..errors import ErrorCode, ToolError
-from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
-from ..notebooks import find_cell, info_of, live_cell, resolve_notebook, review_store
+from ..notebooks import (
+    READ_ERRORS,
+    WRITE_ERRORS,
+    find_cell,
+    info_of,
+    live_cell,
+    read_notebook,
+    resolve_notebook,
+    review_store,
+)
+from ..paging import OffsetPage, fit, offset_page
+from ..port import NotebookPort, NotebookReader
 from ..positions import editor_range, strict_offset
 from ..provenance import iso_now
-from ..port import NotebookPort
 from ..registry import CallContext, tool
 from ..review import (
     AGENT_AUTHOR,
@@ -29,11 +38,11 @@ from ..review import (
     range_anchor,
     thread_summary,
 )
-from ..schema import Arguments, SelectionArgument, require_max_bytes
+from ..schema import Arguments, SelectionArgument, require_max_bytes, text_bound
+from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
 from ..views import CellList, cell_snapshot
-from ..text import json_size
 
-LIST_BUDGET_BYTES = limits.MAX_TOTAL_RESULT_BYTES - 4 * limits.KIB
+COMMENT_BOUND = f"(at most {limits.MAX_COMMENT_BODY_BYTES // limits.KIB} KiB of UTF-8)"
 
 
 class ThreadResult(TypedDict):
@@ -69,7 +78,7 @@ def _require_message(field: str, body: str) -> None:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, f"{field} must not be blank.", field=field)
 
 
-def _thread_result(notebook: NotebookPort, thread: StoredThread) -> ThreadResult:
+def _thread_result(notebook: NotebookReader, thread: StoredThread) -> ThreadResult:
     shown, omitted = public_thread(thread)
     return {"notebookPath": notebook.path, "thread": shown, "omittedMessages": omitted}
 
@@ -82,9 +91,10 @@ class ListCommentsArguments(Arguments):
     status: Literal["open", "resolved", "all"] = Field("open", description="Which threads to list.")
     scope: Literal["notebook", "current-cell"] = Field("notebook", description="All threads, or the active cell's.")
     limit: int = Field(limits.MAX_COMMENTS_RETURNED, ge=1, le=limits.MAX_COMMENTS_RETURNED, description="Most threads.")
+    offset: int = Field(0, ge=0, description="Threads to skip first (nextOffset of the previous page).")
 
 
-class ListCommentsResult(TypedDict):
+class ListCommentsResult(OffsetPage):
     notebookPath: str
     counts: ReviewCounts
     threads: list[ThreadSummary]
@@ -93,16 +103,22 @@ class ListCommentsResult(TypedDict):
     unreadableThreadCount: int
 
 
-@tool("jupyter_list_comments", "List review comments", read_only=True)
+@tool(
+    "jupyter_list_comments",
+    "List review comments", read_only=True,
+    errors=(*READ_ERRORS,),
+)
 async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCommentsResult:
-    """List the review threads saved in a notebook, newest first, each saying whether it still points at live code.
+    """List a notebook's review threads, newest first: status, anchor (and whether it still points at live code), last message; paged.
 
     Threads are an ordinary notebook feature: the human creates, answers and
-    resolves them in the Agent panel's Comments tab too. Threads stored in a
-    form this bridge cannot read are kept untouched and counted in
-    unreadableThreadCount.
+    resolves them in the Agent panel's Comments tab too. Filter by status and
+    scope; at most `limit` (50) threads and about 46 KiB per call, then
+    hasMore and nextOffset; previews are cut at 400 characters. Threads on
+    cells the owner hid do not exist for you; threads stored in a form this
+    bridge cannot read are kept untouched and counted in unreadableThreadCount.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     store = review_store(notebook)
     threads = store.visible(records.hidden_ids)
@@ -110,25 +126,25 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
     if args.scope == "current-cell":
         active = notebook.active_index()
         if active is None or records[active].hidden:
-            raise ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no active cell to scope the comments to.")
+            raise ToolError(
+                ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no active cell to scope the comments to.", detail="NO_ACTIVE_CELL"
+            )
         selected = [t for t in selected if t.cell_id == records[active].id]
     selected.sort(key=lambda t: t.created_at, reverse=True)
-    summaries: list[ThreadSummary] = []
-    used = 0
-    for thread in selected[: args.limit]:
-        summary = thread_summary(thread, anchor_status(thread.anchor, live_cell(notebook, records, thread.cell_id)))
-        size = json_size(summary)
-        if used + size > LIST_BUDGET_BYTES:
-            break
-        summaries.append(summary)
-        used += size
+    page = selected[args.offset : args.offset + args.limit]
+    summaries = fit(
+        [thread_summary(t, anchor_status(t.anchor, live_cell(notebook, records, t.cell_id))) for t in page],
+        args.limit,
+    )
+    remaining = len(selected) - args.offset - len(summaries)
     return {
         "notebookPath": notebook.path,
         "counts": counts(threads),
         "threads": summaries,
-        "truncated": len(summaries) < len(selected),
-        "omittedCount": len(selected) - len(summaries),
+        "truncated": remaining > 0,
+        "omittedCount": max(0, remaining),
         "unreadableThreadCount": store.unreadable_count(records.hidden_ids),
+        **offset_page(args.offset, len(summaries), max(0, remaining)),
     }
 
 
@@ -147,10 +163,20 @@ class GetCommentResult(ThreadResult):
     hiddenCellCount: int
 
 
-@tool("jupyter_get_comment", "Read a review thread", read_only=True)
+@tool(
+    "jupyter_get_comment",
+    "Read a review thread", read_only=True,
+    errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND),
+)
 async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResult:
-    """Read one review thread: its first and most recent messages, where its anchor points now, and that code or output as it is now."""
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath)
+    """Read one review thread: its first and most recent messages, where its anchor points now, and that cell as it is now.
+
+    At most 20 messages and about 25 KiB (the first one and the most recent;
+    omittedMessages counts the rest); the cell's outputs are included for an
+    output anchor. Threads on cells the owner hid do not exist for you
+    (COMMENT_NOT_FOUND, exactly as an unknown id).
+    """
+    notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
     live = live_cell(notebook, records, thread.cell_id)
@@ -174,14 +200,20 @@ class AnchorArgument(Arguments):
     kind: Literal["cell", "source-range", "output"] = Field(description="What the thread is attached to.")
     cellId: str = Field(description="The cell.")
     selection: Optional[SelectionArgument] = Field(None, description="source-range: the range, in characters.")
-    text: Optional[str] = Field(None, description="source-range: exact text of the cell to attach to (first match).")
+    text: Optional[str] = Field(
+        None,
+        description="source-range: exact text of the cell to attach to (its first match; at most 4 KiB of UTF-8).",
+        json_schema_extra=text_bound(limits.MAX_SELECTED_TEXT_BYTES),
+    )
     outputIndex: int = Field(0, ge=0, description="output: which output of the cell.")
 
 
 class CreateCommentArguments(Arguments):
     notebookPath: Optional[str] = Field(None, description="Notebook to comment on; the current one when omitted.")
-    anchor: AnchorArgument
-    message: str = Field(description="The comment.")
+    anchor: AnchorArgument = Field(description="What the thread is attached to.")
+    message: str = Field(
+        description=f"The comment {COMMENT_BOUND}.", json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES)
+    )
 
 
 class CreateCommentResult(ThreadResult):
@@ -222,12 +254,19 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
     return range_anchor(anchor.cellId, source, start, end)
 
 
-@tool("jupyter_create_comment", "Create a review comment", read_only=False)
+@tool(
+    "jupyter_create_comment",
+    "Create a review comment", read_only=False, destructive=False, idempotent=False,
+    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.COMMENT_ANCHOR_STALE, ErrorCode.REVIEW_DATA_UNREADABLE),
+)
 async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> CreateCommentResult:
-    """Start a review thread on a whole cell, an exact source range (by selection or text) or one output, without editing the notebook.
+    """Start a review thread on a whole cell, an exact source range (by text or selection) or one output; returns the thread and the new counts.
 
-    The human sees it in the Comments tab of the Agent panel, like their own.
-    Every other stored thread is kept exactly as it was.
+    Use it to leave an observation without editing the notebook: the human
+    sees it in the Comments tab of the Agent panel, like their own. The
+    message is at most 8 KiB, anchor text 4 KiB; an anchor that does not
+    match the cell as it is now is COMMENT_ANCHOR_STALE. Every other stored
+    thread is kept exactly as it was.
     """
     _require_message("message", args.message)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -242,7 +281,9 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
 
 
 class ReplyArguments(ThreadArguments):
-    message: str = Field(description="The reply.")
+    message: str = Field(
+        description=f"The reply {COMMENT_BOUND}.", json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES)
+    )
 
 
 async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> ThreadResult:
@@ -255,20 +296,36 @@ async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> Thr
     return _thread_result(notebook, changed)
 
 
-@tool("jupyter_reply_comment", "Reply to a review thread", read_only=False)
+@tool(
+    "jupyter_reply_comment",
+    "Reply to a review thread", read_only=False, destructive=False, idempotent=False,
+    errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
+)
 async def reply_comment(args: ReplyArguments, ctx: CallContext) -> ThreadResult:
-    """Add a message to a review thread; the human reads it beside their own in the Comments tab."""
+    """Add a message (at most 8 KiB) to a review thread; returns the thread with its first and most recent messages.
+
+    The human reads it beside their own in the Comments tab. Threads on
+    read-only cells can be read but not answered (CELL_ACCESS_DENIED).
+    """
     _require_message("message", args.message)
     return await _change_thread(ctx, args, lambda store, thread, now: store.reply(thread, args.message, AGENT_AUTHOR, now))
 
 
 class ResolveArguments(ThreadArguments):
-    resolutionMessage: Optional[str] = Field(None, description="A closing message to add.")
+    resolutionMessage: Optional[str] = Field(
+        None,
+        description=f"A closing message to add {COMMENT_BOUND}.",
+        json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES),
+    )
 
 
-@tool("jupyter_resolve_comment", "Resolve a review thread", read_only=False)
+@tool(
+    "jupyter_resolve_comment",
+    "Resolve a review thread", read_only=False, destructive=False, idempotent=True,
+    errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
+)
 async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadResult:
-    """Mark a review thread resolved, optionally with a closing message; its history stays and the human can reopen it."""
+    """Mark a review thread resolved, optionally adding a closing message; returns the thread, whose history stays and which the human can reopen."""
     closing = None
     if args.resolutionMessage is not None:
         _require_message("resolutionMessage", args.resolutionMessage)
@@ -278,9 +335,13 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
     )
 
 
-@tool("jupyter_reopen_comment", "Reopen a review thread", read_only=False)
+@tool(
+    "jupyter_reopen_comment",
+    "Reopen a review thread", read_only=False, destructive=False, idempotent=True,
+    errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
+)
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
-    """Reopen a resolved review thread, keeping its history."""
+    """Reopen a resolved review thread, keeping its history; returns the thread."""
     return await _change_thread(ctx, args, lambda store, thread, now: store.set_status(thread, "open", now))
 
 
@@ -291,9 +352,17 @@ class FocusCommentResult(TypedDict):
     notebook: NotebookInfo
 
 
-@tool("jupyter_focus_comment", "Focus a review thread", read_only=False)
+@tool(
+    "jupyter_focus_comment",
+    "Focus a review thread", read_only=False, destructive=False, idempotent=True,
+    errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.COMMENT_ANCHOR_STALE),
+)
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
-    """Show the human what a review thread is about: scroll to its cell and select its text. Only the view changes."""
+    """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now.
+
+    Only the view changes. A thread whose cell is gone is
+    COMMENT_ANCHOR_STALE, before anything moves.
+    """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
