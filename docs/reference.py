@@ -91,6 +91,7 @@ def _tool_section(tool: Tool) -> list[str]:
         "",
         tool.description,
         "",
+        *([f"Opt-in: registered only while the owner's `{tool.setting}` setting is on ([settings](settings.md)).", ""] if tool.setting else []),
         _where(tool),
         "",
         *_arguments_table(tool.input_schema),

@@ -7,8 +7,11 @@ import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
+
+import { loadSettings, untilEnabled } from './settings.js';
 
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
 const KERNEL_PLUGIN_ID = '@jupyterlite/pyodide-kernel-extension:kernel';
@@ -79,7 +82,13 @@ function createStatusItem(statusBar) {
 }
 
 // The interpreter starts at once, beside the lab's own restore; tools wait for app.restored.
-async function boot(handoff, allowSnapshot) {
+async function boot(handoff, allowSnapshot, settingsLoaded) {
+  const settings = await settingsLoaded;
+  if (settings && settings.composite.enabled === false) {
+    handoff.setStatus('off', 'WebMCP: off (settings)');
+    await untilEnabled(settings);
+    handoff.setStatus('booting', 'WebMCP: booting…');
+  }
   const assets = assetsUrl();
   const [manifest, { startInterpreter }] = await Promise.all([
     fetch(assets + 'manifest.json').then(response => response.json()),
@@ -90,7 +99,7 @@ async function boot(handoff, allowSnapshot) {
   performance.mark('webmcp:stage:imported');
   await handoff.app.restored;
   // Python cannot import JupyterLab's classes; hand over the few it calls.
-  await bridge.start({ ...handoff, boot: { path, fallback }, classes: { CodeCell, Dialog, Widget }, readers });
+  await bridge.start({ ...handoff, settings, boot: { path, fallback }, classes: { CodeCell, Dialog, Widget }, readers });
 }
 
 const plugin = {
@@ -98,9 +107,11 @@ const plugin = {
   description: 'Serves the notebook tools to browser agents over WebMCP.',
   autoStart: true,
   requires: [INotebookTracker, IDocumentManager],
-  optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette],
-  activate: (app, tracker, docManager, statusBar, fileBrowser, palette) => {
+  optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette, ISettingRegistry],
+  activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry) => {
     const setStatus = createStatusItem(statusBar);
+    // Loaded whatever happens next, so the Settings Editor always shows the bridge's settings.
+    const settingsLoaded = loadSettings(settingRegistry);
     const mode = new URLSearchParams(window.location.search).get('webmcp');
     if (mode === 'off') {
       setStatus('off', 'WebMCP: off (?webmcp=off)');
@@ -113,7 +124,7 @@ const plugin = {
     }
     setStatus('booting', 'WebMCP: booting…');
     // Never block activation: the lab works whether or not the bridge boots.
-    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }, mode !== 'plain')
+    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }, mode !== 'plain', settingsLoaded)
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

@@ -4,7 +4,8 @@ Access lives under one metadata key on the cell or notebook, so it travels with
 the .ipynb file. Only the human sets it; no tool can. A cell stores it as
 `access`; a notebook as `notebookAccess` (seed 001's field), and notebooks
 written by earlier versions of this bridge carry `access`: both are read and
-the stricter wins. Absent means write; anything unreadable means none.
+the stricter wins. Absent means the owner's default (write unless the settings
+say otherwise); anything unreadable means none.
 """
 
 from typing import Any, Literal
@@ -27,14 +28,14 @@ def _entry(metadata: Any) -> Any:
     return metadata.get(METADATA_KEY, _ABSENT) if isinstance(metadata, dict) else _ABSENT
 
 
-def _level(entry: Any, field: str) -> Access:
+def _level(entry: Any, field: str, default: Access) -> Access:
     if entry is _ABSENT:
-        return "write"
+        return default
     if not isinstance(entry, dict):
         return "none"  # a damaged entry fails closed
     value = entry.get(field, _ABSENT)
     if value is _ABSENT:
-        return "write"
+        return default
     return value if value in ACCESS_LEVELS else "none"
 
 
@@ -42,15 +43,18 @@ def stricter(*levels: Access) -> Access:
     return max(levels, key=ACCESS_LEVELS.index)
 
 
-def cell_access(metadata: Any) -> Access:
-    """A cell's access from its metadata."""
-    return _level(_entry(metadata), CELL_FIELD)
+def cell_access(metadata: Any, default: Access = "write") -> Access:
+    """A cell's access from its metadata; `default` (the owner's setting) when it has none."""
+    return _level(_entry(metadata), CELL_FIELD, default)
 
 
-def notebook_access(metadata: Any) -> Access:
-    """A notebook's access from its metadata: the seed's field and the legacy one, the stricter winning."""
+def notebook_access(metadata: Any, default: Access = "write") -> Access:
+    """A notebook's access from its metadata: the seed's field and the legacy one, the stricter winning;
+    `default` (the owner's setting) when it has neither."""
     entry = _entry(metadata)
-    return stricter(_level(entry, NOTEBOOK_FIELD), _level(entry, LEGACY_NOTEBOOK_FIELD))
+    if entry is _ABSENT or (isinstance(entry, dict) and NOTEBOOK_FIELD not in entry and LEGACY_NOTEBOOK_FIELD not in entry):
+        return default
+    return stricter(_level(entry, NOTEBOOK_FIELD, "write"), _level(entry, LEGACY_NOTEBOOK_FIELD, "write"))
 
 
 def next_access(access: Access) -> Access:

@@ -32,6 +32,7 @@ class ErrorCode(str, Enum):
     LAB_ERROR = "LAB_ERROR"
     KERNEL_DIED = "KERNEL_DIED"
     KERNEL_RESTARTED = "KERNEL_RESTARTED"
+    COMMAND_NOT_ALLOWED = "COMMAND_NOT_ALLOWED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
@@ -151,6 +152,11 @@ GUIDE: dict[ErrorCode, Guide] = {
         "The kernel restarted during the call; its state is gone; `results` has the cells that ran before.",
         "Wait until the kernel is idle (jupyter_get_context), then run the cells again.",
         True,
+    ),
+    ErrorCode.COMMAND_NOT_ALLOWED: Guide(
+        "The command is not on the owner's allowlist (whether or not JupyterLab has such a command).",
+        "Call jupyter_list_commands for the commands you may run; ask the human to allow another one in the settings.",
+        False,
     ),
     ErrorCode.INTERNAL_ERROR: Guide(
         "An unexpected failure in the bridge; no stack trace is included.", "Retry once; if it persists, tell the human.", True

@@ -11,6 +11,7 @@ from typing import Any, Optional
 from .access import Access, cell_access, notebook_access
 from .outputs import joined
 from .review import REVIEW_KEY
+from .settings import AccessDefaults
 from .views import CellList, CellRecord, EditorState
 
 
@@ -31,9 +32,10 @@ def _live_cell(cell: dict[str, Any]) -> dict[str, Any]:
 class FileNotebook:
     """The read side of a notebook (see port.NotebookReader), from the JSON of its file."""
 
-    def __init__(self, path: str, content: dict[str, Any]):
+    def __init__(self, path: str, content: dict[str, Any], defaults: AccessDefaults):
         self.path = path
         self.dirty = False
+        self._defaults = defaults
         self._metadata = content.get("metadata") if isinstance(content.get("metadata"), dict) else {}
         self._cells = [_live_cell(cell) for cell in content["cells"]]
         self._records = CellList(
@@ -41,13 +43,13 @@ class FileNotebook:
                 str(cell["id"]),
                 str(cell.get("cell_type", "code")),
                 joined(cell.get("source", "")),
-                cell_access(cell.get("metadata")),
+                cell_access(cell.get("metadata"), defaults.cell),
             )
             for cell in self._cells
         )
 
     @classmethod
-    def read(cls, path: str, content: Any) -> Optional["FileNotebook"]:
+    def read(cls, path: str, content: Any, defaults: AccessDefaults) -> Optional["FileNotebook"]:
         """The notebook, or None when its file cannot be read this way (no ids, or not a notebook)."""
         cells = content.get("cells") if isinstance(content, dict) else None
         if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
@@ -55,10 +57,10 @@ class FileNotebook:
         ids = [cell.get("id") for cell in cells]
         if not all(isinstance(cell_id, str) and cell_id for cell_id in ids) or len(set(ids)) != len(ids):
             return None
-        return cls(path, content)
+        return cls(path, content, defaults)
 
     def access(self) -> Access:
-        return notebook_access(self._metadata)
+        return notebook_access(self._metadata, self._defaults.notebook)
 
     def cells(self) -> CellList:
         return self._records

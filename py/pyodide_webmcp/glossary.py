@@ -170,4 +170,15 @@ FIELDS = {
     "answered": "The dialog and button this answer pressed.",
     "button": "The label of the button pressed.",
     "success": "The answer was given.",
+    # Power tools (the owner's settings turn them on)
+    "commandId": "The JupyterLab command's id.",
+    "result": "What the command returned, as JSON data (a widget as its id and title; null for nothing).",
+    "resultTruncated": "The result was over 8 KiB: its text is cut.",
+    "warning": "Something to know about a call that still ran.",
+    "commands": "The commands the owner allows you to run, in their allowlist's order.",
+    "commands.id": "The command's id, for jupyter_execute_command.",
+    "label": "The command's label, as JupyterLab's menus show it.",
+    "caption": "The command's longer description (may be empty).",
+    "enabled": "Whether JupyterLab says the command can run now (for example, some need an active notebook).",
+    "argsSchema": "JSON Schema of the command's arguments, or null when it declares none (or it is over 4 KiB).",
 }

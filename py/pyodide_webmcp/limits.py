@@ -78,7 +78,9 @@ HUMAN_EDIT_DEBOUNCE_MS = 1_000
 SESSION_READY_WAIT_MS = 5_000
 
 # Calls: each answers within the budget; longer work goes on and returns a pending result
-CALL_BUDGET_MS = 20_000
+CALL_BUDGET_MS = 20_000  # the default; the owner's setting may choose between these two
+MIN_CALL_BUDGET_S = 1
+MAX_CALL_BUDGET_S = 55
 PENDING_RESULT_KEEP_MS = 10 * 60_000
 MAX_SETTLED_PENDING_CALLS = 50
 ERROR_DIALOG_WAIT_MS = 1_000  # after an error dialog is closed, its call often never settles
@@ -96,3 +98,14 @@ KERNEL_INTERRUPT_WAIT_MS = 5_000
 
 # Notebooks whose unchanged cell list is kept between calls
 MAX_CACHED_CELL_LISTS = 16
+
+# Power tools the owner turns on (settings): code snippets and allowlisted commands
+MAX_SNIPPET_BYTES = 64 * KIB
+MAX_SNIPPET_STREAM_BYTES = MAX_TEXT_OUTPUT_BYTES  # kept of one stream while it arrives
+MAX_LOGGED_SNIPPETS = 100  # in the Agent panel's log
+MAX_LOGGED_CODE_BYTES = 8 * KIB  # of a snippet's code, and of its output summary, in the log
+MAX_COMMAND_ID_CHARS = 200
+MAX_COMMAND_RESULT_BYTES = 8 * KIB
+MAX_COMMAND_SCHEMA_BYTES = 4 * KIB
+MAX_COMMAND_LABEL_CHARS = 200
+MAX_COMMAND_CAPTION_CHARS = 400

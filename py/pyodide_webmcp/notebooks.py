@@ -37,7 +37,7 @@ async def _notebook_file(lab: LabPort, path: str) -> dict:
         if await lab.get_entry(path) is not None:
             raise not_a_notebook(path)
         raise notebook_not_found(path)
-    if notebook_access(content.get("metadata")) == "none":
+    if notebook_access(content.get("metadata"), lab.access_defaults.notebook) == "none":
         raise notebook_not_found(path)
     return content
 
@@ -86,7 +86,7 @@ async def read_notebook(lab: LabPort, path: Optional[str]) -> NotebookReader:
             raise notebook_not_found(normalized)
         return found
     content = await _notebook_file(lab, normalized)
-    from_file = FileNotebook.read(normalized, content)
+    from_file = FileNotebook.read(normalized, content, lab.access_defaults)
     return from_file if from_file is not None else await resolve_notebook(lab, normalized, "read")
 
 

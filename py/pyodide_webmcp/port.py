@@ -5,11 +5,14 @@ memory. Like pyodide's `_core_docs`, this module only declares: importing it
 touches no JavaScript.
 """
 
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol
 
 from .access import Access
 from .dialogs import Dialog
+from .settings import AccessDefaults
 from .shapes import Action, Actor, DiffKind, KernelInfo
+from .snippets import SnippetLog, SnippetOutputs
 from .views import CellList, EditorState
 
 EditorSelection = tuple[tuple[int, int], tuple[int, int]]
@@ -78,6 +81,10 @@ class NotebookPort(NotebookReader, Protocol):
     async def start_kernel(self, name: str) -> None:
         """Attach a new kernel of that name (when none is attached)."""
 
+    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
+        """Run code in the notebook's kernel without a cell, collecting outputs; the reply status (or what
+        happened instead: died, restarted, dropped)."""
+
     # Writes: each synchronous, so a guard checked just before cannot be raced
 
     def insert_cell(self, index: int, cell_type: str, source: str) -> str: ...
@@ -145,11 +152,43 @@ class DialogsPort(Protocol):
         """Press a shown dialog's button as the human would; INVALID_ARGUMENT if it did not close."""
 
 
+@dataclass(frozen=True)
+class CommandInfo:
+    """A JupyterLab command as the agent may see it."""
+
+    label: str
+    caption: str
+    enabled: bool
+
+
+class CommandsPort(Protocol):
+    """JupyterLab's commands, run as the human would run them."""
+
+    def info(self, command_id: str, args: dict[str, Any]) -> Optional[CommandInfo]:
+        """The command as JupyterLab describes it, or None when there is no such command."""
+
+    async def args_schema(self, command_id: str) -> Optional[dict[str, Any]]:
+        """The JSON Schema the command declares for its arguments, if any."""
+
+    async def execute(self, command_id: str, args: dict[str, Any]) -> Any:
+        """Run the command (its dialogs belong to the call); its result as JSON data."""
+
+
 class LabPort(Protocol):
     """The lab: notebooks, the workspace's files and kernels, dialogs."""
 
     proposals: ProposalsPort
     dialogs: DialogsPort
+    commands: CommandsPort
+    snippet_log: SnippetLog  # what the human sees of the agent's snippets
+
+    @property
+    def access_defaults(self) -> AccessDefaults:
+        """Access of notebooks and cells without their own setting (the owner's settings)."""
+
+    @property
+    def command_allowlist(self) -> tuple[str, ...]:
+        """The commands the owner lets agents run (the settings)."""
 
     def current_notebook(self) -> Optional[NotebookPort]: ...
 

@@ -78,6 +78,7 @@ class Tool:
     result: Any
     handler: Handler = field(repr=False)
     budgeted: bool = True  # False for the tools that wait on other calls (they bound their own waits)
+    setting: Optional[str] = None  # the owner's setting (its key) that turns this opt-in tool on
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -134,6 +135,7 @@ class Registry:
         consequential: bool = False,
         untrusted_content: bool = True,
         budgeted: bool = True,
+        setting: Optional[str] = None,
     ):
         """Register `async def fn(args: SomeArguments, ctx) -> ResultType`.
 
@@ -169,6 +171,7 @@ class Registry:
                 result=hints["return"],
                 handler=handler,
                 budgeted=budgeted,
+                setting=setting,
             )
             return handler
 

@@ -19,6 +19,7 @@ from buildkit.server import site_server
 READY = ".jp-webmcp-status[data-state=ready]"
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
 BOOT_TIMEOUT_MS = 120_000
+DEFAULT_TOOLS = [tool for tool in REGISTRY if tool.setting is None]  # registered unless the owner opts in to more
 
 
 def pytest_collection_modifyitems(items):

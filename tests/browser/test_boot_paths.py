@@ -4,8 +4,7 @@ import gzip
 import json
 
 import pytest
-from conftest import READY, SETTLED, chromium_path
-from pyodide_webmcp.registry import REGISTRY
+from conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path
 
 from buildkit.paths import SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
@@ -26,7 +25,7 @@ def open_lab(browser, site_url, query="", route=None):
 
 
 def assert_tools_work(page):
-    assert len(page.webmcp.tools()) == len(REGISTRY)
+    assert len(page.webmcp.tools()) == len(DEFAULT_TOOLS)
     result = page.webmcp.call_tool("jupyter_get_cells", {"notebookPath": "demo.ipynb", "startIndex": 0, "endIndex": 2})
     assert not result.get("isError"), result
     assert [cell["id"] for cell in result["structuredContent"]["cells"]] == ["intro", "greeting"]
@@ -42,7 +41,7 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
 def test_a_normal_load_restores_the_snapshot(browser, site_url):
     context, page = open_lab(browser, site_url)
     try:
-        assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(REGISTRY)} tools; snapshot start)"
+        assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         assert_tools_work(page)
     finally:
         context.close()

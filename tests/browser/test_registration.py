@@ -1,8 +1,7 @@
 """The bridge registers its tools with Chromium's native WebMCP, and degrades without it."""
 
 import pytest
-from conftest import SETTLED, RequestRecorder, chromium_path
-from pyodide_webmcp.registry import REGISTRY
+from conftest import DEFAULT_TOOLS, SETTLED, RequestRecorder, chromium_path
 
 from buildkit.env import CHROMIUM_FLAGS
 
@@ -15,8 +14,8 @@ def lab(lab_page):
 
 def test_every_tool_is_listed_with_its_schema(lab):
     listed = {tool["name"]: tool for tool in lab.page.webmcp.tools()}
-    assert set(listed) == {tool.name for tool in REGISTRY}
-    for tool in REGISTRY:
+    assert set(listed) == {tool.name for tool in DEFAULT_TOOLS}
+    for tool in DEFAULT_TOOLS:
         seen = listed[tool.name]
         assert seen["description"] == tool.description
         assert seen["inputSchema"] == tool.input_schema
@@ -36,7 +35,7 @@ def test_titles_and_the_hints_chromium_keeps_as_the_browser_holds_them(lab):
     )
     assert sorted(held) == sorted(
         [tool.name, tool.title, {**{k: tool.annotations[k] for k in KEPT_BY_CHROMIUM}, "debugging": False}]
-        for tool in REGISTRY
+        for tool in DEFAULT_TOOLS
     )
     consequential = {name for name, _, hints in held if hints["consequentialHint"]}
     assert {"jupyter_delete_cell", "jupyter_run_cells", "jupyter_kernel_action", "jupyter_save_notebook"} <= consequential
@@ -44,7 +43,7 @@ def test_titles_and_the_hints_chromium_keeps_as_the_browser_holds_them(lab):
 
 def test_status_item_reports_ready_with_the_tool_count(lab):
     text = lab.page.inner_text(".jp-webmcp-status")
-    assert text == f"WebMCP: ready ({len(REGISTRY)} tools; snapshot start)"
+    assert text == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
 
 
 def assert_lab_works(page):

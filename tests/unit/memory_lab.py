@@ -6,12 +6,17 @@ notebook is a list of nbformat cells, and a code cell "runs" by awaiting
 """
 
 import asyncio
+import contextlib
+import io
 import itertools
 from typing import Any, Optional
 
 from pyodide_webmcp.access import cell_access, notebook_access
+from pyodide_webmcp.port import CommandInfo
 from pyodide_webmcp.provenance import add_history
+from pyodide_webmcp.settings import AccessDefaults
 from pyodide_webmcp.shapes import KernelInfo
+from pyodide_webmcp.snippets import SnippetLog, SnippetOutputs
 from pyodide_webmcp.views import CellList, CellRecord, EditorState
 
 _ids = itertools.count()
@@ -36,6 +41,7 @@ class MemoryNotebook:
         self.run_delay = 0.0
         self.executions = 0
         self.saved = 0
+        self.namespace: dict[str, Any] = {}
 
     def access(self):
         return notebook_access(self.notebook_metadata)
@@ -78,6 +84,23 @@ class MemoryNotebook:
             return None
         target["execution_count"] = self.executions
         target["outputs"] = [{"output_type": "stream", "name": "stdout", "text": target["source"] + "\n"}]
+        return "ok"
+
+    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
+        """Runs the snippet in this process (the notebook's "kernel" namespace), its prints streamed as a kernel would."""
+        await asyncio.sleep(self.run_delay)
+
+        class Stream(io.TextIOBase):
+            def write(self, text: str) -> int:
+                outputs.add("stream", {"name": "stdout", "text": text})
+                return len(text)
+
+        try:
+            with contextlib.redirect_stdout(Stream()):
+                exec(code, self.namespace)
+        except Exception as exc:
+            outputs.add("error", {"ename": type(exc).__name__, "evalue": str(exc), "traceback": []})
+            return "error"
         return "ok"
 
     def interrupt_kernel(self) -> None:
@@ -162,12 +185,38 @@ class MemoryProposals:
         raise AssertionError("Propose mode is off in the memory lab")
 
 
+class MemoryCommands:
+    """Commands as (label, enabled, argument schema, function of the arguments)."""
+
+    def __init__(self) -> None:
+        self.defined: dict[str, tuple[str, bool, Optional[dict], Any]] = {}
+        self.ran: list[tuple[str, dict]] = []
+
+    def info(self, command_id: str, args: dict) -> Optional[CommandInfo]:
+        if command_id not in self.defined:
+            return None
+        label, enabled, _, _ = self.defined[command_id]
+        return CommandInfo(label=label, caption="", enabled=enabled)
+
+    async def args_schema(self, command_id: str) -> Optional[dict]:
+        return self.defined[command_id][2]
+
+    async def execute(self, command_id: str, args: dict) -> Any:
+        self.ran.append((command_id, args))
+        return self.defined[command_id][3](args)
+
+
 class MemoryLab:
+    access_defaults = AccessDefaults()
+    command_allowlist: tuple[str, ...] = ()
+
     def __init__(self, *notebooks: MemoryNotebook):
         self.notebooks = {notebook.path: notebook for notebook in notebooks}
         self.current = notebooks[0] if notebooks else None
         self.proposals = MemoryProposals()
         self.dialogs = MemoryDialogs()
+        self.commands = MemoryCommands()
+        self.snippet_log = SnippetLog()
 
     def current_notebook(self):
         return self.current

@@ -9,6 +9,7 @@ from pyodide_webmcp.filenotebook import FileNotebook
 from pyodide_webmcp.paging import fit, offset_page, range_page
 from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.search import compile_query, find
+from pyodide_webmcp.settings import AccessDefaults
 from pyodide_webmcp.textfile import is_binary, page_lines
 from pyodide_webmcp.tools.cell_changes import replaced
 from pyodide_webmcp.views import CellRecord
@@ -79,12 +80,12 @@ def test_a_notebook_with_cell_ids_is_read_from_its_file_as_the_live_model_holds_
         {"id": "c1", "cell_type": "code", "source": ["a = 1\n", "a"], "metadata": {},
          "outputs": [{"output_type": "stream", "name": "stdout", "text": ["x\n", "y\n"]}], "execution_count": 1},
     ]}
-    notebook = FileNotebook.read("n.ipynb", content)
+    notebook = FileNotebook.read("n.ipynb", content, AccessDefaults())
     assert notebook.cells()[0].source == "a = 1\na" and notebook.dirty is False and notebook.access() == "write"
     assert notebook.cell_json(0)["outputs"][0]["text"] == "x\n,y\n"  # as JupyterLab's shared model joins a list
-    assert FileNotebook.read("old.ipynb", {"cells": [{"cell_type": "code", "source": ""}]}) is None  # no ids
+    assert FileNotebook.read("old.ipynb", {"cells": [{"cell_type": "code", "source": ""}]}, AccessDefaults()) is None  # no ids
     duplicated = {"cells": [{"id": "d", "cell_type": "code"}, {"id": "d", "cell_type": "code"}]}
-    assert FileNotebook.read("dup.ipynb", duplicated) is None
+    assert FileNotebook.read("dup.ipynb", duplicated, AccessDefaults()) is None
 
 
 def test_listings_say_where_to_continue():
@@ -129,3 +130,4 @@ def test_change_cell_moves_retypes_and_clears_under_the_hash_guard():
     stale = call(lab, "jupyter_change_cell", {"cellId": "a", "expectedSourceHash": "0" * 16, "clearOutputs": True})
     nothing = call(lab, "jupyter_change_cell", {"cellId": "a", "expectedSourceHash": digest})
     assert stale["error"] == "STALE_CELL" and nothing["error"] == "INVALID_ARGUMENT"
+

@@ -18,6 +18,7 @@ IMPLEMENTATIONS = {
     "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
     "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),
+    "CommandsPort": ("adapter/commands.py", "LabCommands"),
     "NotebookReader": ("filenotebook.py", "FileNotebook"),
 }
 
@@ -62,7 +63,7 @@ def test_the_adapter_implements_every_member_of_the_port(protocol):
 def test_tools_reach_the_lab_only_through_the_port():
     """Every method a tool calls on ctx.lab or a notebook is declared in the port."""
     declared = set()
-    for protocol in ("NotebookPort", "LabPort", "ProposalsPort", "DialogsPort"):
+    for protocol in ("NotebookPort", "LabPort", "ProposalsPort", "DialogsPort", "CommandsPort"):
         declared |= set(protocol_members(getattr(port, protocol)))
     used = set()
     for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "proposals.py"]:

@@ -10,12 +10,15 @@ from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
 from ..calls import CallTable
-from ..registry import CallContext, NeverAborted, Registry
+from ..registry import CallContext, NeverAborted, Registry, Tool
+from ..settings import Settings
 from ..text import to_json
 from .ffi import js_value, to_python
 from .lab import Lab
 from .panel import install_controls
+from .registrations import Registrations
 from .selection import OutputSelectionTracker
+from .settings import SettingsWatcher
 
 
 class SignalAbort:
@@ -48,19 +51,19 @@ def _arguments(raw: Any) -> Any:
 
 
 async def serve(host: Any, registry: Registry) -> int:
-    """Register every tool on the host's model context; returns how many took."""
+    """Register the tools the owner's settings allow, and follow the settings live; returns how many took."""
     calls = CallTable()
-    lab = Lab(host, calls)
+    settings = SettingsWatcher(host.settings)
+    lab = Lab(host, calls, settings)
     lab.human_edits.watch_all(host.tracker)
     install_controls(lab, host)
     lab.output_selection = OutputSelectionTracker(lab)
-    model_context = host.modelContext
-    registrations = []
-    for tool in registry:
 
-        async def execute(raw: Any = None, options: Any = None, tool=tool) -> Any:
+    def descriptor(tool: Tool) -> Any:
+        async def execute(raw: Any = None, options: Any = None) -> Any:
             signal = js_value(getattr(options, "signal", None)) if js_value(options) is not None else None
-            context = CallContext(lab, SignalAbort(signal) if signal is not None else NeverAborted(), calls=calls)
+            abort = SignalAbort(signal) if signal is not None else NeverAborted()
+            context = CallContext(lab, abort, calls=calls, budget_ms=settings.current.call_budget_ms)
             started = performance.now()
             try:
                 envelope = await tool.call(_arguments(raw), context)
@@ -70,7 +73,7 @@ async def serve(host: Any, registry: Registry) -> int:
             return JSON.parse(to_json(envelope))
 
         # Through JSON so schema defaults of None stay null (to_js would drop them).
-        descriptor = JSON.parse(
+        described = JSON.parse(
             to_json(
                 {
                     "name": tool.name,
@@ -82,16 +85,23 @@ async def serve(host: Any, registry: Registry) -> int:
                 }
             )
         )
-        descriptor.execute = create_proxy(execute)
-        registrations.append(_register(model_context, tool.name, descriptor))
-    # All at once: each registration is a round trip to the browser.
-    failures = [failure for failure in await asyncio.gather(*registrations) if failure]
-    registered = len(registrations) - len(failures)
-    if failures:
-        host.setStatus("unavailable", f"WebMCP: {registered} tools; failed: {'; '.join(failures)}")
-    else:
-        host.setStatus("ready", f"WebMCP: ready ({registered} tools; {_boot_path(host.boot)})")
-    return registered
+        described.execute = create_proxy(execute)
+        return described
+
+    registrations = Registrations(host.modelContext, registry, descriptor)
+
+    async def follow(current: Settings) -> None:
+        failures = await registrations.follow(current)
+        if failures:
+            host.setStatus("unavailable", f"WebMCP: {registrations.count} tools; failed: {'; '.join(failures)}")
+        elif not current.enabled:
+            host.setStatus("off", "WebMCP: off (settings)")
+        else:
+            host.setStatus("ready", f"WebMCP: ready ({registrations.count} tools; {_boot_path(host.boot)})")
+
+    settings.on_change(lambda current: asyncio.ensure_future(follow(current)))
+    await follow(settings.current)
+    return registrations.count
 
 
 def _time_call(name: str, started: float) -> None:
@@ -99,17 +109,6 @@ def _time_call(name: str, started: float) -> None:
     measure = f"webmcp:{name}"
     performance.measure(measure, to_js({"start": started}, dict_converter=Object.fromEntries))
     performance.clearMeasures(measure)
-
-
-async def _register(model_context: Any, name: str, descriptor: Any) -> str:
-    """Register one tool; returns why it failed, or an empty string."""
-    try:
-        pending = model_context.registerTool(descriptor)
-        if hasattr(pending, "then"):
-            await pending
-        return ""
-    except Exception as exc:
-        return f"{name}: {exc}"
 
 
 def _boot_path(boot: Any) -> str:

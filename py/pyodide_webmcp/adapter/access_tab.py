@@ -6,7 +6,7 @@ from typing import Any
 from js import document
 
 from ..access import ACCESS_LEVELS
-from .dom import Listeners, element
+from .dom import Listeners, element, tab_body
 from .lab import Lab
 
 ACCESS_LABELS = {"write": "write", "read": "read only", "none": "hidden"}
@@ -17,19 +17,13 @@ class AccessTab:
         self._lab = lab
         self._listen = Listeners()
         self._row_nodes: dict[str, tuple[Any, Any]] = {}
-        self.body = element("div", **{"class": "jp-webmcp-access"})
-        self.body.appendChild(
-            element(
-                "p",
-                "Set what a connected agent may do with each notebook and its cells. "
-                "Hidden notebooks and cells do not exist for the agent.",
-            )
+        self.body, self._rows = tab_body(
+            "jp-webmcp-access",
+            "Set what a connected agent may do with each notebook and its cells. "
+            "Hidden notebooks and cells do not exist for the agent.",
+            ("Refresh", "jp-webmcp-refresh", self._listen(lambda *_: self.refresh())),
+            "jp-webmcp-rows",
         )
-        refresh = element("button", "Refresh", **{"class": "jp-webmcp-refresh jp-mod-styled"})
-        refresh.addEventListener("click", self._listen(lambda *_: self.refresh()))
-        self.body.appendChild(refresh)
-        self._rows = element("div", **{"class": "jp-webmcp-rows"})
-        self.body.appendChild(self._rows)
 
     def refresh(self) -> None:
         asyncio.ensure_future(self._render_rows())

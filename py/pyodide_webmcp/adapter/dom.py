@@ -31,3 +31,16 @@ class Listeners:
         proxies, self._proxies = self._proxies, []
         for proxy in proxies:
             proxy.destroy()
+
+
+def tab_body(css_class: str, intro: str, button: tuple[str, str, Any], list_class: str) -> tuple[Any, Any]:
+    """A panel tab's body: an intro line, one action button (label, class, listener) and the list it shows."""
+    body = element("div", **{"class": css_class})
+    body.appendChild(element("p", intro))
+    label, button_class, listener = button
+    action = element("button", label, **{"class": f"{button_class} jp-mod-styled"})
+    action.addEventListener("click", listener)
+    body.appendChild(action)
+    items = element("div", **{"class": list_class})
+    body.appendChild(items)
+    return body, items

@@ -12,13 +12,17 @@ from ..access import (
 )
 from ..calls import CallTable
 from ..errors import ErrorCode, ToolError
+from ..settings import AccessDefaults
+from ..snippets import SnippetLog
 from ..views import CellList
+from .commands import LabCommands
 from .dialogs import DialogWatcher
 from .ffi import js_value, to_js_object, to_python
 from .human_edits import HumanEditRecorder
 from .images import render_image
 from .notebook import NotebookHandle
 from .proposals import ProposalBoard
+from .settings import SettingsWatcher
 
 
 class CellListCache:
@@ -42,20 +46,31 @@ class CellListCache:
 class Lab:
     """The live JupyterLab application as the tools need it."""
 
-    def __init__(self, host: Any, calls: CallTable):
+    def __init__(self, host: Any, calls: CallTable, settings: SettingsWatcher):
         self.app = host.app
+        self.settings = settings
         self.classes = host.classes
         self.readers = host.readers
         self.calls = calls
         self.output_selection = None
         self.proposals = ProposalBoard()
         self.dialogs = DialogWatcher(host.classes.Dialog, calls)
+        self.commands = LabCommands(host.app.commands, self.dialogs)
+        self.snippet_log = SnippetLog()
         self.human_edits = HumanEditRecorder(self)
         self.cell_lists = CellListCache()
         self._tracker = host.tracker
         self._documents = host.docManager
         self._file_browser = js_value(host.fileBrowser)
         self._contents = host.docManager.services.contents
+
+    @property
+    def access_defaults(self) -> AccessDefaults:
+        return self.settings.current.access
+
+    @property
+    def command_allowlist(self) -> tuple[str, ...]:
+        return self.settings.current.command_allowlist
 
     # Notebooks
 
@@ -113,7 +128,7 @@ class Lab:
         """The access stored in a notebook file, or None when there is no notebook JupyterLab can read there."""
         entry = await self.get_entry(path, content=True)
         content = entry.get("content") if entry is not None and entry.get("type") == "notebook" else None
-        return notebook_access(content.get("metadata")) if isinstance(content, dict) else None
+        return notebook_access(content.get("metadata"), self.access_defaults.notebook) if isinstance(content, dict) else None
 
     async def notebook_paths(self) -> list[str]:
         """Every notebook in the workspace, breadth-first."""

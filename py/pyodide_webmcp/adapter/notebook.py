@@ -21,10 +21,12 @@ from ..hashing import source_hash
 from ..provenance import add_history, iso_now
 from ..review import REVIEW_KEY, ReviewStore
 from ..shapes import Action, Actor, KernelInfo
+from ..snippets import SnippetOutputs
 from ..text import one_line
 from ..views import CellList, CellRecord, EditorState
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import watch_execution
+from .snippets import run_snippet
 
 if TYPE_CHECKING:
     from .lab import Lab
@@ -66,20 +68,21 @@ class NotebookHandle:
     def cells(self) -> CellList:
         """Every cell as it is now: re-read only when the notebook's document changed since the last read."""
         shared = self._notebook.model.sharedModel
-        key, version = str(self._panel.id), self._lab.readers.version(shared)
+        default = self._lab.access_defaults.cell  # part of the key: the owner may change it any time
+        key, version = f"{self._panel.id}:{default}", self._lab.readers.version(shared)
         cached = self._lab.cell_lists.get(key, version)
-        return cached if cached is not None else self._lab.cell_lists.put(key, version, self._read_cells(shared))
+        return cached if cached is not None else self._lab.cell_lists.put(key, version, self._read_cells(shared, default))
 
-    def _read_cells(self, shared: Any) -> CellList:
+    def _read_cells(self, shared: Any, default: Access) -> CellList:
         rows = json.loads(self._lab.readers.cells(shared, METADATA_KEY))
         # The reader sends, per cell, no entry (null), a damaged one (false) or just its access field.
         return CellList(
-            CellRecord(cell_id, kind, source, cell_access({} if entry is None else {METADATA_KEY: entry}))
+            CellRecord(cell_id, kind, source, cell_access({} if entry is None else {METADATA_KEY: entry}, default))
             for cell_id, kind, source, entry in rows
         )
 
     def access(self) -> Access:
-        return notebook_access(stored_metadata(self._notebook.model))
+        return notebook_access(stored_metadata(self._notebook.model), self._lab.access_defaults.notebook)
 
     def _shared_cell(self, cell_id: str) -> Any:
         return next((c for c in self._shared_cells() if str(c.id) == cell_id), None)
@@ -310,6 +313,9 @@ class NotebookHandle:
             return None
         execution = self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext)
         return await watch_execution(execution, self._panel.sessionContext)
+
+    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
+        return await run_snippet(self._panel.sessionContext, code, outputs)
 
     def _kernel(self) -> Any:
         session = js_value(self._panel.sessionContext.session)

@@ -1,17 +1,19 @@
 """The human's controls: access commands and menus, the Propose-mode switch, and the Agent panel's shell.
 
-They work with no agent connected; the tabs live in `access_tab` and `comments_tab`.
+They work with no agent connected; the tabs live in `access_tab`, `comments_tab` and `log_tab`.
 """
 
 import asyncio
 from typing import Any
 
 from ..access import next_access
+from ..settings import Settings
 from .access_tab import ACCESS_LABELS, AccessTab
 from .comments_tab import CommentsTab
 from .dom import Listeners, element
 from .ffi import js_value, to_js_object
 from .lab import Lab
+from .log_tab import LogTab
 
 CYCLE_CELL = "jupyterlite-pyodide-webmcp:cycle-cell-access"
 CYCLE_NOTEBOOK = "jupyterlite-pyodide-webmcp:cycle-notebook-access"
@@ -29,14 +31,15 @@ class AgentPanel:
         self._listen = Listeners()
         self.access = AccessTab(lab)
         self.comments = CommentsTab(lab, host.app, lambda: self.reveal("comments"))
-        self._bodies = {"access": self.access.body, "comments": self.comments.body}
+        self.log = LogTab(lab.snippet_log, self._count_snippets)
+        self._bodies = {"access": self.access.body, "comments": self.comments.body, "log": self.log.body}
         self._widget = host.classes.Widget.new()
         self._widget.id = PANEL_ID
         self._widget.title.label = "Agent"
         self._widget.title.caption = "What a connected agent may see and change, and review comments"
         self._widget.addClass("jp-webmcp-panel")
         self._tabs = element("div", **{"class": "jp-webmcp-tabs", "role": "tablist"})
-        for name, label in (("access", "Access"), ("comments", "Comments")):
+        for name, label in (("access", "Access"), ("comments", "Comments"), ("log", "Log")):
             button = element("button", label, **{"class": "jp-webmcp-tab", "role": "tab", "data-tab": name})
             button.addEventListener("click", self._listen(lambda *_, name=name: self.show_tab(name)))
             self._tabs.appendChild(button)
@@ -44,8 +47,10 @@ class AgentPanel:
             self._widget.node.appendChild(node)
         self._app.shell.add(self._widget, "right", to_js_object({"rank": 900}))
         self.show_tab("access")
+        self._apply_settings(lab.settings.current)
+        lab.settings.on_change(self._apply_settings)
 
-    # Propose mode: the human's switch, invisible to tools
+    # Propose mode: the human's switch, kept in the settings (tools can read it, never change it)
 
     def _propose_controls(self) -> tuple[Any, Any]:
         mode = element("label", **{"class": "jp-webmcp-mode"})
@@ -56,9 +61,10 @@ class AgentPanel:
         mode.appendChild(self._propose_box)
         mode.appendChild(element("span", " Propose mode: review agent edits before they apply"))
         also = element("div", "Also review: ", **{"class": "jp-webmcp-also-review"})
+        self._review_boxes = {}
         for action, label in REVIEWABLE:
             choice = element("label")
-            box = element("input", type="checkbox", **{"class": f"jp-webmcp-review-{action}"})
+            box = self._review_boxes[action] = element("input", type="checkbox", **{"class": f"jp-webmcp-review-{action}"})
             box.addEventListener(
                 "change",
                 self._listen(lambda event, action=action: self._choose_review(action, bool(event.target.checked))),
@@ -69,13 +75,33 @@ class AgentPanel:
         return mode, also
 
     def set_propose_mode(self, enabled: bool) -> None:
+        """The human's switch: applies at once, and is kept in the settings for the next visit."""
         self._lab.proposals.enabled = enabled
         self._propose_box.checked = enabled
-        self._app.commands.notifyCommandChanged(TOGGLE_PROPOSE)
+        self._notify_propose_toggle()
+        self._lab.settings.save("proposeMode", enabled)
+
+    def _notify_propose_toggle(self) -> None:
+        """Menus and the palette redraw the toggle (once the command exists)."""
+        if self._app.commands.hasCommand(TOGGLE_PROPOSE):
+            self._app.commands.notifyCommandChanged(TOGGLE_PROPOSE)
 
     def _choose_review(self, action: str, chosen: bool) -> None:
         reviewed = self._lab.proposals.reviewed_actions
         reviewed.add(action) if chosen else reviewed.discard(action)
+        self._lab.settings.save("proposeActions", sorted(reviewed))
+
+    def _apply_settings(self, settings: Settings) -> None:
+        """Propose mode as the settings say (a value the site fixed cannot be switched here)."""
+        proposals = self._lab.proposals
+        proposals.enabled = settings.propose_mode
+        proposals.reviewed_actions = set(settings.propose_actions)
+        self._propose_box.checked = settings.propose_mode
+        self._propose_box.disabled = self._lab.settings.fixed("proposeMode")
+        for action, box in self._review_boxes.items():
+            box.checked = action in settings.propose_actions
+            box.disabled = self._lab.settings.fixed("proposeActions")
+        self._notify_propose_toggle()
 
     # Tabs
 
@@ -85,6 +111,11 @@ class AgentPanel:
         for button in self._tabs.children:
             button.classList.toggle("jp-mod-active", str(button.dataset.tab) == name)
         self.refresh()
+
+    def _count_snippets(self, count: int) -> None:
+        for button in self._tabs.children:
+            if str(button.dataset.tab) == "log":
+                button.textContent = f"Log ({count})" if count else "Log"
 
     def reveal(self, tab: str) -> None:
         self._app.shell.activateById(PANEL_ID)

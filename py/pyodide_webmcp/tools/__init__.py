@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     calls,
     cell_changes,
     cells,
+    commands,
     context,
     editing,
     execution,
@@ -12,5 +13,6 @@ from . import (  # noqa: F401
     review,
     search,
     selection,
+    snippets,
     textfiles,
 )

@@ -19,7 +19,10 @@ BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
 class WaitArguments(Arguments):
     pendingId: str = Field(description="The pendingId of a pending result.")
     timeoutSeconds: Optional[float] = Field(
-        None, ge=0, le=BUDGET_SECONDS, description=f"Longest wait; at most and by default {BUDGET_SECONDS:g}."
+        None,
+        ge=0,
+        le=limits.MAX_CALL_BUDGET_S,
+        description=f"Longest wait; by default, and at most, the call budget ({BUDGET_SECONDS:g} s unless the owner set another).",
     )
 
 
@@ -35,9 +38,9 @@ class AnyResult(TypedDict, total=False):
 async def wait_for_result(args: WaitArguments, ctx: CallContext) -> AnyResult:
     """Wait for a call that returned {status: "pending", pendingId} and return its final result, in that tool's own shape (a run_cells result, a save result, an error, PROPOSAL_DENIED...), or pending again.
 
-    Waits at most timeoutSeconds (default and maximum: the call budget, 20 s)
-    and returns at once while a dialog of that call waits for an answer (see
-    jupyter_answer_dialog). A result can be read again for 10 minutes after
+    Waits at most timeoutSeconds (default and maximum: the call budget, 20 s
+    unless the owner set another) and returns at once while a dialog of that
+    call waits for an answer (see jupyter_answer_dialog). A result can be read again for 10 minutes after
     the call settled (at most 50 are kept, oldest first out); after that, or
     for an id that never returned pending, the error is PENDING_CALL_NOT_FOUND.
     """

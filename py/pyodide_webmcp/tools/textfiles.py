@@ -63,7 +63,7 @@ async def read_file(args: ReadFileArguments, ctx: CallContext) -> ReadFileResult
         raise _missing(path)
     if entry.get("type") == "notebook" or is_notebook_path(path):
         content = entry.get("content")
-        if isinstance(content, dict) and notebook_access(content.get("metadata")) == "none":
+        if isinstance(content, dict) and notebook_access(content.get("metadata"), ctx.lab.access_defaults.notebook) == "none":
             raise _missing(path)
         raise _refused(path, "is a notebook: read its cells with jupyter_get_cells", "IS_NOTEBOOK")
     if entry.get("type") == "directory":

@@ -1,0 +1,30 @@
+"""Running an agent's code snippet in a notebook's kernel, without a cell: the kernel's own execute request."""
+
+from typing import Any
+
+from pyodide.ffi import create_proxy
+
+from ..snippets import SnippetOutputs
+from .ffi import js_value, to_js_object, to_python
+from .kernel_watch import watch_execution
+
+
+async def run_snippet(session_context: Any, code: str, outputs: SnippetOutputs) -> str:
+    """Execute `code` (kept out of the kernel's history), collecting its IOPub outputs; the reply status, or
+    what happened instead (died, restarted, dropped)."""
+    kernel = js_value(js_value(session_context.session).kernel)
+    request = {"code": code, "silent": False, "store_history": False, "allow_stdin": False, "stop_on_error": False}
+    future = kernel.requestExecute(to_js_object(request), True)
+
+    def on_message(message: Any) -> None:
+        kind = str(message.header.msg_type)
+        if kind in ("stream", "execute_result", "display_data", "error", "clear_output"):
+            outputs.add(kind, to_python(message.content))
+
+    listener = create_proxy(on_message)
+    future.onIOPub = listener
+    try:
+        return await watch_execution(future.done, session_context)
+    finally:
+        future.onIOPub = None
+        listener.destroy()

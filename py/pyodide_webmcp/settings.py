@@ -1,0 +1,71 @@
+"""The owner's settings: what the bridge does for agents in this lab. Pure.
+
+They come from JupyterLab's settings registry (the Settings Editor; a site's
+`overrides.json` changes their defaults, its `jupyter-lite.json` can fix them).
+Reading never fails: a value that is missing or invalid takes its default.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from . import limits
+from .access import ACCESS_LEVELS, Access
+
+REVIEWABLE_ACTIONS = ("insert", "delete", "run")
+
+
+@dataclass(frozen=True)
+class AccessDefaults:
+    """Access of notebooks and cells that carry none in their metadata."""
+
+    notebook: Access = "write"
+    cell: Access = "write"
+
+
+@dataclass(frozen=True)
+class Settings:
+    enabled: bool = True
+    call_budget_ms: int = limits.CALL_BUDGET_MS
+    access: AccessDefaults = field(default_factory=AccessDefaults)
+    propose_mode: bool = False
+    propose_actions: frozenset[str] = frozenset()
+    run_code: bool = False
+    commands: bool = False
+    command_allowlist: tuple[str, ...] = ()
+
+    @classmethod
+    def read(cls, raw: Any) -> "Settings":
+        """Settings from the registry's composite JSON; anything missing or invalid takes its default."""
+        values = raw if isinstance(raw, dict) else {}
+
+        def flag(name: str, default: bool) -> bool:
+            value = values.get(name)
+            return value if isinstance(value, bool) else default
+
+        def level(name: str) -> Access:
+            value = values.get(name)
+            return value if value in ACCESS_LEVELS else "write"
+
+        budget = values.get("callBudgetSeconds")
+        budget_ms = limits.CALL_BUDGET_MS
+        if isinstance(budget, (int, float)) and not isinstance(budget, bool):
+            budget_ms = int(min(max(budget, limits.MIN_CALL_BUDGET_S), limits.MAX_CALL_BUDGET_S) * 1000)
+        actions = values.get("proposeActions")
+        allowlist = values.get("commandAllowlist")
+        return cls(
+            enabled=flag("enabled", True),
+            call_budget_ms=budget_ms,
+            access=AccessDefaults(notebook=level("defaultNotebookAccess"), cell=level("defaultCellAccess")),
+            propose_mode=flag("proposeMode", False),
+            propose_actions=frozenset(a for a in actions if a in REVIEWABLE_ACTIONS) if isinstance(actions, list) else frozenset(),
+            run_code=flag("runCode", False),
+            commands=flag("commands", False),
+            command_allowlist=tuple(dict.fromkeys(c for c in allowlist if isinstance(c, str) and c))
+            if isinstance(allowlist, list)
+            else (),
+        )
+
+    def allows(self, setting: Optional[str]) -> bool:
+        """Whether the tools behind an opt-in setting (its key in the schema) are on; None: always."""
+        switches = {"runCode": self.run_code, "commands": self.commands}
+        return self.enabled and (setting is None or switches[setting])

@@ -1,0 +1,120 @@
+"""The opt-in power tools that run JupyterLab commands the owner allowlisted, and list them."""
+
+from typing import Any, Optional
+
+from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
+
+from .. import limits
+from ..commandargs import check_arguments
+from ..errors import ErrorCode, ToolError
+from ..registry import CallContext, tool
+from ..schema import Arguments, NoArguments, text_bound
+from ..text import clamp_chars, clamp_utf8, json_size, one_line
+
+
+def not_allowed(command_id: str) -> ToolError:
+    """The one error for a command off the allowlist or that does not exist: it never says which."""
+    return ToolError(
+        ErrorCode.COMMAND_NOT_ALLOWED,
+        f'"{command_id}" is not a command the owner allows; jupyter_list_commands lists the ones you may run.',
+        commandId=command_id,
+    )
+
+
+class ExecuteCommandArguments(Arguments):
+    commandId: str = Field(
+        description="The command's id, as jupyter_list_commands gives it.", json_schema_extra=text_bound(limits.MAX_COMMAND_ID_CHARS)
+    )
+    args: Optional[dict[str, Any]] = Field(None, description="The command's arguments, as its argsSchema describes.")
+
+
+class ExecuteCommandResult(TypedDict):
+    commandId: str
+    result: Any
+    resultTruncated: NotRequired[bool]
+    warning: NotRequired[str]
+
+
+def _bounded(value: Any) -> tuple[Any, bool]:
+    """A command's result as JSON data within MAX_COMMAND_RESULT_BYTES, else its text cut."""
+    if json_size(value) <= limits.MAX_COMMAND_RESULT_BYTES:
+        return value, False
+    return clamp_utf8(str(value), limits.MAX_COMMAND_RESULT_BYTES)[0], True
+
+
+@tool(
+    "jupyter_execute_command",
+    "Run a JupyterLab command",
+    read_only=False,
+    destructive=True,
+    idempotent=False,
+    consequential=True,
+    errors=(ErrorCode.COMMAND_NOT_ALLOWED, ErrorCode.LAB_ERROR, ErrorCode.DIALOG_CANCELLED),
+    setting="commands",
+)
+async def execute_command(args: ExecuteCommandArguments, ctx: CallContext) -> ExecuteCommandResult:
+    """Run a JupyterLab command the owner allowlisted, with arguments checked against its schema; returns its result, and a warning if it was not enabled.
+
+    Only when the owner turned it on, and only the commands they listed
+    (jupyter_list_commands shows them with their argument schemas). Any
+    other id, existing or not, is COMMAND_NOT_ALLOWED. An unknown argument is
+    INVALID_ARGUMENT naming the accepted ones. A command that was not enabled
+    (for example with no active notebook) still runs, with a warning: it may
+    have done nothing. A dialog the command opens belongs to this call: the
+    call returns pending with it (jupyter_answer_dialog). Results are cut at
+    8 KiB.
+    """
+    command_id = args.commandId
+    if command_id not in ctx.lab.command_allowlist:
+        raise not_allowed(command_id)
+    given = args.args or {}
+    info = ctx.lab.commands.info(command_id, given)
+    if info is None:
+        raise not_allowed(command_id)
+    check_arguments(given, await ctx.lab.commands.args_schema(command_id))
+    result, cut = _bounded(await ctx.lab.commands.execute(command_id, given))
+    outcome: ExecuteCommandResult = {"commandId": command_id, "result": result}
+    if cut:
+        outcome["resultTruncated"] = True
+    if not info.enabled:
+        outcome["warning"] = "The command was not enabled when it ran (for example, no active notebook): it may have done nothing."
+    return outcome
+
+
+class CommandEntry(TypedDict):
+    id: str
+    label: str
+    caption: str
+    enabled: bool
+    argsSchema: Optional[dict[str, Any]]
+
+
+class ListCommandsResult(TypedDict):
+    commands: list[CommandEntry]
+
+
+@tool("jupyter_list_commands", "List the commands you may run", read_only=True, setting="commands")
+async def list_commands(args: NoArguments, ctx: CallContext) -> ListCommandsResult:
+    """List the JupyterLab commands the owner lets you run with jupyter_execute_command: id, label, caption, whether enabled now, argument schema.
+
+    Only when the owner turned commands on; the list is theirs (their
+    allowlist, in the settings), never every command JupyterLab has.
+    Argument schemas over 4 KiB are left out (null).
+    """
+    commands: list[CommandEntry] = []
+    for command_id in ctx.lab.command_allowlist:
+        info = ctx.lab.commands.info(command_id, {})
+        if info is None:
+            continue
+        schema = await ctx.lab.commands.args_schema(command_id)
+        commands.append(
+            {
+                "id": command_id,
+                "label": clamp_chars(one_line(info.label), limits.MAX_COMMAND_LABEL_CHARS)[0],
+                "caption": clamp_chars(one_line(info.caption), limits.MAX_COMMAND_CAPTION_CHARS)[0],
+                "enabled": info.enabled,
+                "argsSchema": schema if schema is None or json_size(schema) <= limits.MAX_COMMAND_SCHEMA_BYTES else None,
+            }
+        )
+    return {"commands": commands}

@@ -1,0 +1,94 @@
+"""The opt-in power tool that runs a code snippet in a notebook's kernel, always in the human's view."""
+
+from typing import Literal, Optional
+
+from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
+
+from .. import limits
+from ..errors import ErrorCode, ToolError
+from ..execution import error_details, summarize_outputs
+from ..notebooks import WRITE_ERRORS, resolve_notebook
+from ..outputs import serialize_outputs
+from ..provenance import iso_now
+from ..registry import CallContext, tool
+from ..schema import Arguments, require_max_bytes, text_bound
+from ..shapes import OutputSnapshot
+from ..snippets import SnippetOutputs
+
+LOST = {"died": ErrorCode.KERNEL_DIED, "restarted": ErrorCode.KERNEL_RESTARTED}
+
+
+class RunCodeArguments(Arguments):
+    notebookPath: Optional[str] = Field(None, description="Notebook whose kernel runs it; the current one when omitted.")
+    code: str = Field(
+        description=f"Python to run (at most {limits.MAX_SNIPPET_BYTES // limits.KIB} KiB).",
+        json_schema_extra=text_bound(limits.MAX_SNIPPET_BYTES),
+    )
+
+
+class RunCodeResult(TypedDict):
+    status: Literal["ok", "error"]
+    notebookPath: str
+    executionCount: NotRequired[Optional[int]]
+    outputs: list[OutputSnapshot]
+    outputsTruncated: bool
+    ename: NotRequired[str]
+    evalue: NotRequired[str]
+    traceback: NotRequired[str]
+
+
+@tool(
+    "jupyter_run_code",
+    "Run a code snippet",
+    read_only=False,
+    destructive=True,
+    idempotent=False,
+    consequential=True,
+    errors=(*WRITE_ERRORS, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.KERNEL_DIED, ErrorCode.KERNEL_RESTARTED),
+    setting="runCode",
+)
+async def run_code(args: RunCodeArguments, ctx: CallContext) -> RunCodeResult:
+    """Run a Python snippet in a notebook's kernel without adding a cell (to inspect a variable, a shape, a head); returns its status and bounded outputs.
+
+    Only when the owner turned it on. The human sees every snippet and its
+    output in the Agent panel's log. The kernel is the notebook's, shared
+    with the human: what the snippet defines stays. Refused
+    (NOTEBOOK_ACCESS_DENIED, detail HIDDEN_CELLS) on a notebook with cells
+    the owner hid, since code in the kernel can read anything it holds. At
+    most 64 KiB of code; outputs bounded like jupyter_run_cells (10 outputs,
+    10 KiB of text each). Past the call budget it returns pending.
+    """
+    require_max_bytes("code", args.code, limits.MAX_SNIPPET_BYTES)
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
+    if notebook.cells().hidden_ids:
+        raise ToolError(
+            ErrorCode.NOTEBOOK_ACCESS_DENIED,
+            "This notebook has cells its owner hid from agents, and code in its kernel could read what they "
+            "hold, so jupyter_run_code is refused here; insert a cell and run it instead.",
+            path=notebook.path,
+            detail="HIDDEN_CELLS",
+        )
+    if not await notebook.has_kernel():
+        raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+    entry = ctx.lab.snippet_log.add(iso_now(), notebook.path, args.code)
+    collected = SnippetOutputs()
+    ctx.wait_on(kind="kernel", done=0, total=1)
+    status = await notebook.run_snippet(args.code, collected)
+    summary = summarize_outputs(collected.outputs)
+    if status in LOST:
+        ctx.lab.snippet_log.finish(entry, f"kernel {status}", summary)
+        raise ToolError(LOST[status], f"The kernel {status} while the snippet ran.", path=notebook.path)
+    shown, cut = serialize_outputs(collected.outputs)
+    ok = status == "ok"
+    ctx.lab.snippet_log.finish(entry, "ok" if ok else "error", summary)
+    result: RunCodeResult = {
+        "status": "ok" if ok else "error",
+        "notebookPath": notebook.path,
+        "executionCount": collected.execution_count,
+        "outputs": shown,  # type: ignore[typeddict-item]
+        "outputsTruncated": cut or collected.dropped > 0,
+    }
+    if not ok:
+        result.update(error_details(collected.outputs))  # type: ignore[typeddict-item]
+    return result
