@@ -126,8 +126,8 @@ def tool_timings(page, figures: dict, label: str, name: str, arguments: dict, co
 
 EDIT_LOOP = """async ([count]) => {
     const tools = await document.modelContext.getTools();
-    const call = async (name, input) => JSON.parse(
-        await document.modelContext.executeTool(tools.find(t => t.name === name), input, {})).structuredContent;
+    const call = async (name, input) => JSON.parse(JSON.parse(
+        await document.modelContext.executeTool(tools.find(t => t.name === name), input, {})).content[0].text);
     const inserts = [], updates = [];
     for (let i = 0; i < count; i++) {
         let started = performance.now();

@@ -1,5 +1,6 @@
 """Browser fixtures: the built site on 127.0.0.1, Debian's Chromium with native WebMCP."""
 
+import functools
 import json
 import os
 import shutil
@@ -8,10 +9,15 @@ import time
 from urllib.parse import urlparse
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
 from buildkit.server import site_server
+from pyodide_webmcp.errors import ErrorCode
+from pyodide_webmcp.registry import REGISTRY
+
+ERROR_CODES = {code.value for code in ErrorCode}
 
 READY = ".jp-webmcp-status[data-state=ready]"
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
@@ -41,6 +47,29 @@ def chromium_path() -> str:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_FLAGS}
+
+
+def payload(result: dict):
+    """A tool result's payload: `content[0].text`, the JSON the page sends once and nowhere else."""
+    assert set(result) <= {"content", "isError"}, f"more than the payload crossed: {sorted(result)}"
+    assert [part["type"] for part in result["content"]] == ["text"]
+    return json.loads(result["content"][0]["text"])
+
+
+def checked_payload(name: str, result: dict):
+    """The payload, validated against the tool's output schema (or the error shape, on a failure)."""
+    value = payload(result)
+    if result.get("isError"):
+        assert set(value) >= {"error", "message"} and value["error"] in ERROR_CODES, value
+    elif not (isinstance(value, dict) and "partial" in value and value.get("truncated")):
+        errors = sorted(output_validator(name).iter_errors(value), key=lambda error: list(error.absolute_path))
+        assert not errors, f"{name} result does not match its output schema: {errors[0].message} at {list(errors[0].absolute_path)}"
+    return value
+
+
+@functools.cache
+def output_validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(REGISTRY.get(name).output_schema)
 
 
 class RequestRecorder:
@@ -76,17 +105,15 @@ class Lab:
         return self.page.webmcp.call_tool(name, {} if arguments is None else arguments)
 
     def call(self, name: str, arguments=None) -> dict:
-        """The structured result of a successful call (fails the test on an error)."""
+        """The payload of a successful call (fails the test on an error), checked against its output schema."""
         result = self.call_raw(name, arguments)
         assert not result.get("isError"), result
-        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
-        return result["structuredContent"]
+        return checked_payload(name, result)
 
     def error(self, name: str, arguments=None) -> dict:
         result = self.call_raw(name, arguments)
         assert result.get("isError") is True, result
-        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
-        return result["structuredContent"]
+        return checked_payload(name, result)
 
     def start_call(self, name: str, arguments: dict, key: str = "call") -> None:
         """Start a call through the browser's own WebMCP API without waiting; finish_call(key) awaits it."""
@@ -111,7 +138,7 @@ class Lab:
         outcome = self.page.evaluate(
             "key => window.__webmcpCalls[key].then(text => ({text}), error => ({rejected: error.name}))", key
         )
-        return outcome if "rejected" in outcome else json.loads(outcome["text"])["structuredContent"]
+        return outcome if "rejected" in outcome else payload(json.loads(outcome["text"]))
 
     def open_with_idle_kernel(self, path: str) -> None:
         self.call("jupyter_open_notebook", {"path": path})

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.hashing import output_fingerprint, stable_hash
 from pyodide_webmcp.review import REVIEW_KEY
@@ -159,7 +159,7 @@ def test_a_read_only_notebook_in_the_seed_format_refuses_writes(lab):
     for tool, arguments in path_tools(path)[3:10]:
         if tool in ("jupyter_focus_cell", "jupyter_export_notebook"):
             continue
-        result = lab.call_raw(tool, arguments)["structuredContent"]
+        result = payload(lab.call_raw(tool, arguments))
         assert result["error"] == "NOTEBOOK_ACCESS_DENIED" and result["access"] == "read", tool
 
 
