@@ -49,11 +49,19 @@ class ReviewedResult(TypedDict):
     reason: NotRequired[Optional[str]]
 
 
-def reread(notebook: NotebookPort, cell_id: str) -> CellResult:
-    """The written cell, found again by id (the human may have moved, deleted or hidden it)."""
+def reread(notebook: NotebookPort, cell_id: str, include_source: bool) -> CellResult:
+    """The written cell, found again by id (the human may have moved, deleted or hidden it).
+
+    A write leaves out the source the agent has just sent unless asked (`includeSource`): it
+    returns what the agent lacks, the id, index and new sourceHash.
+    """
     records = notebook.cells()
     index = find_cell(records, cell_id, notebook.path)
-    return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
+    snapshot = cell_snapshot(notebook.cell_json(index), index, include_source=include_source)
+    return {"notebook": info_of(notebook, records), "cell": snapshot}
+
+
+INCLUDE_SOURCE = "Also return the cell's source (you have just sent it, so by default it is left out)."
 
 
 class InsertCellArguments(Arguments):
@@ -63,6 +71,7 @@ class InsertCellArguments(Arguments):
     cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)}, description="Type of the new cell.")
     source: str = Field("", description="Source of the new cell.")
     activate: bool = Field(True, description="Make the new cell active (and render it, if markdown).")
+    includeSource: bool = Field(False, description=INCLUDE_SOURCE)
 
 
 @tool("jupyter_insert_cell", "Insert a cell", read_only=False)
@@ -70,7 +79,8 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
     """Insert a new cell above or below a reference cell; the human sees it at once.
 
     It is not run: call jupyter_run_cells for that. In an empty notebook the
-    cell is simply added. Returns the new cell with its id and sourceHash.
+    cell is simply added. Returns the new cell's id, index and sourceHash (its
+    source only with includeSource).
     """
     if args.cellType not in CELL_TYPES:
         raise ToolError(
@@ -106,7 +116,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
     notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
     if args.activate:
         notebook.activate_cell(index, render_markdown=bool(args.source))
-    return {**reread(notebook, cell_id), **accepted}
+    return {**reread(notebook, cell_id, args.includeSource), **accepted}
 
 
 class UpdateCellArguments(Arguments):
@@ -114,6 +124,7 @@ class UpdateCellArguments(Arguments):
     cellId: str = Field(description="Cell to change.")
     source: str = Field(description="The complete new source.")
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
+    includeSource: bool = Field(False, description=INCLUDE_SOURCE)
 
 
 def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
@@ -127,9 +138,10 @@ def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
 async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedResult:
     """Replace a cell's source in the live notebook, only if it still matches the sourceHash you read.
 
-    If the human changed it since, nothing is written and STALE_CELL returns
-    the current hash and a preview: read again, then retry. Does not run or
-    save the cell. When the human reviews agent edits (Propose mode), the
+    Returns the cell's new sourceHash and index (its source only with
+    includeSource). If the human changed it since, nothing is written and
+    STALE_CELL returns the current hash and a preview: read again, then
+    retry. Does not run or save the cell. When the human reviews agent edits (Propose mode), the
     change is shown to them as a diff and the call waits for their decision:
     accepted (applied, status "accepted") or denied (a normal result coded
     PROPOSAL_DENIED with their reason); it is denied automatically if the cell
@@ -141,7 +153,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     if not ctx.lab.proposals.reviews("update"):
         notebook.set_source(index, args.source)
         notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-        return reread(notebook, args.cellId)
+        return reread(notebook, args.cellId, args.includeSource)
     before = notebook.cells()[index].source
     outcome, reason, proposal_id = await ask_human(
         ctx, notebook, args.cellId, "The agent proposes this change:", diff_lines(before, args.source)
@@ -152,7 +164,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     index = _checked_index(notebook, args)  # a human edit made while it waited still wins
     notebook.set_source(index, args.source)
     notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-    return {**reread(notebook, args.cellId), "status": "accepted", "proposalId": proposal_id}
+    return {**reread(notebook, args.cellId, args.includeSource), "status": "accepted", "proposalId": proposal_id}
 
 
 class DeleteCellArguments(Arguments):
