@@ -286,6 +286,7 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
     """Build if needed, serve the site, run @playwright/mcp on stdio behind the relay; returns its exit code."""
     from .server import site_server
 
+    keep_stdout_for_mcp()  # build.py has done it already, before its own output; this makes sure
     host_out = mcp_stdout()
     node = shutil.which("node") or sys.exit("build.py mcp needs Node.js 20+ (node on PATH)")
     ensure_node_modules()

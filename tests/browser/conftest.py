@@ -24,10 +24,13 @@ SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=una
 BOOT_TIMEOUT_MS = 120_000
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
+    long_runs = "hosts_long" in (config.option.markexpr or "")
     for item in items:
         if "/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("hosts_long") and not long_runs:
+            item.add_marker(pytest.mark.skip(reason="a long multi-client run: python3 build.py hosts"))
 
 
 @pytest.fixture(scope="session")
