@@ -67,7 +67,7 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(result.returncode)
 
 
-def bench(runs: int, calls: int) -> None:
+def bench(runs: int, calls: int, characters_only: bool) -> None:
     from buildkit.env import ensure_chromium
     from buildkit.paths import BUILD
 
@@ -76,7 +76,7 @@ def bench(runs: int, calls: int) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from bench import run_benchmark
 
-    run_benchmark(chromium, runs, calls, BUILD / "bench.json")
+    run_benchmark(chromium, runs, calls, BUILD / "bench.json", characters_only)
 
 
 def main() -> None:
@@ -92,6 +92,8 @@ def main() -> None:
     bench_parser = commands.add_parser("bench", help="build, then measure boot in headless Chromium")
     bench_parser.add_argument("--runs", type=int, default=3, help="page loads, cold and warm")
     bench_parser.add_argument("--calls", type=int, default=50, help="calls per measured tool")
+    bench_parser.add_argument("--characters-only", action="store_true",
+                              help="only the table of characters the model sees per call, per client")
     commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")
     commands.add_parser("hosts", help="the long MCP-host test runs (extra arguments go to pytest)")
     mcp_parser = commands.add_parser(
@@ -126,7 +128,7 @@ def main() -> None:
     elif args.command == "docs":
         docs.write_docs(args.check)
     elif args.command == "bench":
-        bench(args.runs, args.calls)
+        bench(args.runs, args.calls, args.characters_only)
     elif args.command == "test":
         test(extra)
     elif args.command == "hosts":
