@@ -283,22 +283,25 @@ def _text_of(response: dict) -> str:
 
 def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: bool = False,
         polyfill: bool = False) -> int:
-    """Build if needed, serve the site, run @playwright/mcp on stdio behind the relay; returns its exit code."""
+    """Serve MCP on stdio through @playwright/mcp behind the relay; returns the server's exit code.
+
+    The server answers the host at once; the site is built (when its sources changed) meanwhile,
+    then served, and the relay opens the lab.
+    """
     from .server import site_server
 
     keep_stdout_for_mcp()  # build.py has done it already, before its own output; this makes sure
     host_out = mcp_stdout()
+    os.environ.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")  # a rebuild asks nothing of PyPI
     node = shutil.which("node") or sys.exit("build.py mcp needs Node.js 20+ (node on PATH)")
     ensure_node_modules()
     chromium = ensure_chromium()
-    build_site_if_needed()
     try:
-        server = site_server(port)
+        server = site_server(port)  # bound now, served once the site is built
     except OSError:
         server = site_server(0)
         log(f"port {port} is taken; serving on {server.server_address[1]} (another origin: the browser's "
             "stored notebooks differ per port)")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     lab_url = f"http://127.0.0.1:{server.server_address[1]}{LAB_PATH}"
     if headless is None:
         headless = not has_display()
@@ -310,15 +313,28 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
     config = playwright_config(chromium, headless=headless, isolated=isolated, polyfill=polyfill,
                                output_dir=work / "output")
     config_file.write_text(json.dumps(config, indent=2) + "\n")
-    log(f"serving {lab_url}; MCP on stdio through @playwright/mcp ({'headless' if headless else 'visible window'}"
+    log(f"MCP on stdio through @playwright/mcp; the lab at {lab_url} ({'headless' if headless else 'visible window'}"
         f"{', polyfill' if polyfill else ''}{', isolated profile' if isolated else f', profile {PROFILE}'})")
     child = subprocess.Popen([node, str(PLAYWRIGHT_MCP), "--config", str(config_file)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=work)
     # A host that stops us with SIGTERM stops the server (and its browser) too.
     signal.signal(signal.SIGTERM, lambda *_: child.terminate())
     relay = Relay(child, sys.stdin.buffer, host_out, lab_url)
+    serving = threading.Event()
+
+    def build_serve_open() -> None:
+        try:
+            build_site_if_needed()
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the host learns it from the server's exit
+            log(f"the site could not be built ({error!r}); stopping the MCP server")
+            child.terminate()
+            return
+        serving.set()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        relay.open_lab()
+
     threading.Thread(target=relay.host_to_server, daemon=True).start()
-    threading.Thread(target=relay.open_lab, daemon=True).start()
+    threading.Thread(target=build_serve_open, daemon=True).start()
     try:
         relay.server_to_host()
         return child.wait()
@@ -326,6 +342,8 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
         child.terminate()
         return child.wait()
     finally:
-        server.shutdown()
+        if serving.is_set():
+            server.shutdown()
+        server.server_close()
         if isolated:
             shutil.rmtree(work, ignore_errors=True)
