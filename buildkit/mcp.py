@@ -292,7 +292,7 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
 
     keep_stdout_for_mcp()  # build.py has done it already, before its own output; this makes sure
     host_out = mcp_stdout()
-    os.environ.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")  # a rebuild asks nothing of PyPI
+    os.environ.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")  # no pip self-update check on a rebuild
     node = shutil.which("node") or sys.exit("build.py mcp needs Node.js 20+ (node on PATH)")
     ensure_node_modules()
     chromium = ensure_chromium()
