@@ -132,7 +132,7 @@ def main() -> None:
     elif args.command == "test":
         test(extra)
     elif args.command == "hosts":
-        test(["-m", "hosts_long", "tests/hosts", *extra])
+        test(["-m", "hosts_long", "tests/browser/test_hosts.py", *extra])
     elif args.command == "mcp":
         from buildkit import mcp
 
