@@ -6,6 +6,8 @@
     python3 build.py build     build the demo site into build/site
     python3 build.py docs      regenerate docs/tools.md from the tool registry
     python3 build.py bench     build, then measure boot in headless Chromium
+    python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
+    python3 build.py hosts     the long runs of the MCP-host tests (every client, pending results)
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
 
 Everything runs in ./.venv, created and kept in step with requirements-dev.txt
@@ -45,9 +47,18 @@ def enter_venv(argv: list[str]) -> None:
     os.execv(python, [str(python), str(Path(__file__).resolve()), *argv])
 
 
+def build_site() -> None:
+    """Build the site and remember its sources (`build.py mcp` rebuilds only when they change)."""
+    from buildkit.mcp import record_site_sources, sources_digest
+    from buildkit.site import build_site as build
+
+    digest = sources_digest()
+    build()
+    record_site_sources(digest)
+
+
 def test(pytest_args: list[str]) -> None:
     from buildkit.env import ensure_chromium
-    from buildkit.site import build_site
 
     chromium = ensure_chromium()
     build_site()
@@ -56,17 +67,16 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(result.returncode)
 
 
-def bench(runs: int, calls: int) -> None:
+def bench(runs: int, calls: int, characters_only: bool) -> None:
     from buildkit.env import ensure_chromium
     from buildkit.paths import BUILD
-    from buildkit.site import build_site
 
     chromium = ensure_chromium()
     build_site()
     sys.path.insert(0, str(ROOT / "tests"))
     from bench import run_benchmark
 
-    run_benchmark(chromium, runs, calls, BUILD / "bench.json")
+    run_benchmark(chromium, runs, calls, BUILD / "bench.json", characters_only)
 
 
 def main() -> None:
@@ -82,28 +92,51 @@ def main() -> None:
     bench_parser = commands.add_parser("bench", help="build, then measure boot in headless Chromium")
     bench_parser.add_argument("--runs", type=int, default=3, help="page loads, cold and warm")
     bench_parser.add_argument("--calls", type=int, default=50, help="calls per measured tool")
+    bench_parser.add_argument("--characters-only", action="store_true",
+                              help="only the table of characters the model sees per call, per client")
     commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")
+    commands.add_parser("hosts", help="the long MCP-host test runs (extra arguments go to pytest)")
+    mcp_parser = commands.add_parser(
+        "mcp", help="MCP server on stdio for a desktop host: builds if needed, serves the site, drives Chromium")
+    mcp_parser.add_argument("--port", type=int, default=8000, help="port of the site (another one when taken)")
+    shown = mcp_parser.add_mutually_exclusive_group()
+    shown.add_argument("--headless", action="store_true", default=None, help="no browser window")
+    shown.add_argument("--headed", dest="headless", action="store_false", help="a window even without a display")
+    mcp_parser.add_argument("--isolated", action="store_true",
+                            help="a fresh in-memory browser profile (default: .cache/mcp-browser-profile)")
+    mcp_parser.add_argument("--polyfill", action="store_true",
+                            help="Chromium without WebMCP, with the @mcp-b/global polyfill in the page")
     args, extra = parser.parse_known_args()
-    if extra and args.command != "test":
+    if extra and args.command not in ("test", "hosts"):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
+    if args.command == "mcp":
+        from buildkit.mcp import keep_stdout_for_mcp
+
+        keep_stdout_for_mcp()  # stdout carries MCP only, from here on and after the re-exec
     enter_venv(sys.argv[1:])
     from buildkit import docs, server, site  # inside the venv from here on
 
     if args.command == "serve":
         if not args.no_build:
-            site.build_site()
+            build_site()
         server.serve(args.port)
     elif args.command == "build":
-        site.build_site()
+        build_site()
     elif args.command == "labextension":
         site.build_labextension()
     elif args.command == "docs":
         docs.write_docs(args.check)
     elif args.command == "bench":
-        bench(args.runs, args.calls)
+        bench(args.runs, args.calls, args.characters_only)
     elif args.command == "test":
         test(extra)
+    elif args.command == "hosts":
+        test(["-m", "hosts_long", "tests/browser/test_hosts.py", *extra])
+    elif args.command == "mcp":
+        from buildkit import mcp
+
+        sys.exit(mcp.run(args.port, headless=args.headless, isolated=args.isolated, polyfill=args.polyfill))
 
 
 if __name__ == "__main__":

@@ -6,9 +6,12 @@ same context. Every figure is the min and median over the runs.
 
 import json
 import statistics
+import tempfile
 import threading
+import time
 from pathlib import Path
 
+from hostclients import POLYFILL, McpClient, McpHost, PageClient, measure_characters
 from playwright.sync_api import sync_playwright
 
 from buildkit.env import CHROMIUM_FLAGS
@@ -126,8 +129,8 @@ def tool_timings(page, figures: dict, label: str, name: str, arguments: dict, co
 
 EDIT_LOOP = """async ([count]) => {
     const tools = await document.modelContext.getTools();
-    const call = async (name, input) => JSON.parse(
-        await document.modelContext.executeTool(tools.find(t => t.name === name), input, {})).structuredContent;
+    const call = async (name, input) => JSON.parse(JSON.parse(
+        await document.modelContext.executeTool(tools.find(t => t.name === name), input, {})).content[0].text);
     const inserts = [], updates = [];
     for (let i = 0; i < count; i++) {
         let started = performance.now();
@@ -342,14 +345,75 @@ def summarize(runs: list[dict]) -> dict:
     return summary
 
 
-def run_benchmark(chromium: str, runs: int, calls: int, output: Path) -> dict:
+def lab_ready(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(".jp-webmcp-status[data-state=ready]", timeout=120_000)
+
+
+def measure_seen_characters(playwright, chromium: str, base: str) -> dict:
+    """Per call of a fixed set: the payload's characters and what each client hands the model."""
+    from buildkit.mcp import SERVER_NAME, host_config
+
+    clients = {}
+    browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+    page = browser.new_page()
+    lab_ready(page, base)
+    clients["native page.webmcp"] = measure_characters(PageClient(page))
+    browser.close()
+
+    browser = playwright.chromium.launch(executable_path=chromium,
+                                         args=[flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag])
+    context = browser.new_context()
+    context.add_init_script(path=str(POLYFILL))
+    page = context.new_page()
+    lab_ready(page, base)
+    clients["@mcp-b/global polyfill"] = measure_characters(PageClient(page))
+    browser.close()
+
+    server = host_config(str(Path(__file__).resolve().parents[1] / "build.py"))["mcpServers"][SERVER_NAME]
+    log = Path(tempfile.mkstemp(prefix="bench-mcp-", suffix=".log")[1])
+    host = McpHost(server["command"], [*server["args"], "--isolated", "--port", "0"], log).start()
+    try:
+        client = McpClient(host)
+        deadline = time.monotonic() + 240
+        while not client.tools():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no page tools through build.py mcp; see {log}")
+            time.sleep(0.5)
+        clients["@playwright/mcp (build.py mcp)"] = measure_characters(client)
+    finally:
+        host.close()
+    return clients
+
+
+def print_seen_characters(clients: dict) -> None:
+    names = list(clients)
+    print("\nCharacters the model sees per call (seen / payload, where payload is the compact JSON of content[0].text)\n")
+    print(f"{'call':36} {'payload':>8}" + "".join(f"{name:>32}" for name in names))
+    rows = zip(*clients.values())
+    totals = {name: [0, 0] for name in names}
+    for row in rows:
+        cells = []
+        for name, measured in zip(names, row):
+            totals[name][0] += measured["payload"]
+            totals[name][1] += measured["seen"]
+            cells.append(f"{measured['seen']:>10,} {measured['seen'] / measured['payload']:5.2f}x")
+        print(f"{row[0]['call']:36} {row[0]['payload']:>8,}" + "".join(f"{cell:>32}" for cell in cells))
+    print(f"{'all calls':36} {totals[names[0]][0]:>8,}" + "".join(
+        f"{f'{seen:,} {seen / payload:5.2f}x':>32}" for payload, seen in totals.values()))
+    extra = {name: statistics.median(m["seen"] - m["payload"] for m in measured) for name, measured in clients.items()}
+    print(f"{'beyond the payload (median)':36} {'':>8}" + "".join(f"{f'+{extra[name]:,.0f} chars':>32}" for name in names))
+
+
+def run_benchmark(chromium: str, runs: int, calls: int, output: Path, characters_only: bool = False) -> dict:
     server = site_server(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path=demo.ipynb"
     loads = {(mode, kind): [] for mode in ("on", "off") for kind in ("cold", "warm")}
+    call_figures = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        for run in range(runs):
+        for run in range(0 if characters_only else runs):
             for mode in ("on", "off"):  # interleaved, so drift affects both alike
                 context = browser.new_context()
                 page = context.new_page()
@@ -362,16 +426,26 @@ def run_benchmark(chromium: str, runs: int, calls: int, output: Path) -> dict:
                     call_figures.update(measure_scale(page))
                 context.close()
         browser.close()
+        seen = measure_seen_characters(playwright, chromium, base.split("?")[0])
     server.shutdown()
     site_bytes = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
     result = {
-        "runs": runs,
+        "runs": 0 if characters_only else runs,
         "siteMiB": round(site_bytes / 2**20, 1),
-        "boot": {f"bridge {mode}, {kind}": summarize(figures) for (mode, kind), figures in loads.items()},
+        "boot": {f"bridge {mode}, {kind}": summarize(figures) for (mode, kind), figures in loads.items() if figures},
         "calls": call_figures,
+        "seenCharacters": seen,
     }
     output.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"\nBoot benchmark, {runs} runs each (min / median; ms, from navigation unless noted)\n")
+    if not characters_only:
+        print_boot_and_calls(result, loads, calls)
+    print_seen_characters(seen)
+    print(f"\nsite size: {result['siteMiB']} MiB; JSON written to {output}")
+    return result
+
+
+def print_boot_and_calls(result: dict, loads: dict, calls: int) -> None:
+    print(f"\nBoot benchmark, {result['runs']} runs each (min / median; ms, from navigation unless noted)\n")
     columns = list(result["boot"])
     print(f"{'figure':26}" + "".join(f"{column:>24}" for column in columns))
     for key in loads[("on", "cold")][0]:
@@ -388,7 +462,5 @@ def run_benchmark(chromium: str, runs: int, calls: int, output: Path) -> dict:
         print(f"{key:26}" + "".join(f"{cell:>24}" for cell in cells))
     print(f"\nCalls, {calls} each, timed in the page around executeTool (ms)\n")
     print(f"{'call':64} {'p50':>8} {'p95':>8}")
-    for name, figures in call_figures.items():
+    for name, figures in result["calls"].items():
         print(f"{name:64} {figures['p50']:8.1f} {figures['p95']:8.1f}")
-    print(f"\nsite size: {result['siteMiB']} MiB; JSON written to {output}")
-    return result

@@ -1,4 +1,13 @@
-"""The result envelope every tool returns, bounded to MAX_TOTAL_RESULT_BYTES."""
+"""The result envelope every tool returns, bounded to MAX_TOTAL_RESULT_BYTES.
+
+An envelope is `{content: [{type: "text", text}], structuredContent?, isError?}` where `text` is
+the payload as compact JSON (seed 001's contract: clients parse `content[0].text`). Only
+`content` and `isError` cross to the page (`wire`): every WebMCP client serializes the tool's
+whole return value for the model, so a `structuredContent` beside the text made the model read
+each payload twice, and neither Chromium nor the MCP servers pass it on as structured content.
+It stays on the Python side, where a tool that hands on another call's result (with
+`answered` added, say) reads it.
+"""
 
 import copy
 from dataclasses import dataclass
@@ -80,6 +89,14 @@ def _last_resort(text: str, max_bytes: int) -> str:
             high = middle - 1
     envelope["partial"] = text[:low]
     return to_json(envelope)
+
+
+def wire(envelope: dict[str, Any]) -> dict[str, Any]:
+    """What crosses to the page: the payload once, as `content[0].text`, and `isError` on a failure."""
+    sent: dict[str, Any] = {"content": envelope["content"]}
+    if envelope.get("isError"):
+        sent["isError"] = True
+    return sent
 
 
 def success(payload: Any, max_bytes: int = limits.MAX_TOTAL_RESULT_BYTES) -> dict[str, Any]:

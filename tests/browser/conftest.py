@@ -1,5 +1,6 @@
 """Browser fixtures: the built site on 127.0.0.1, Debian's Chromium with native WebMCP."""
 
+import functools
 import json
 import os
 import shutil
@@ -7,25 +8,31 @@ import threading
 import time
 from urllib.parse import urlparse
 
-import jsonschema
 import pytest
-from pyodide_webmcp import REGISTRY
-from pyodide_webmcp.errors import COMMON_ERRORS
+from jsonschema import Draft202012Validator
+from pyodide_webmcp.errors import COMMON_ERRORS, ErrorCode
+from pyodide_webmcp.registry import REGISTRY
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
 from buildkit.server import site_server
 
+ERROR_CODES = {code.value for code in ErrorCode}
+
 READY = ".jp-webmcp-status[data-state=ready]"
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
 BOOT_TIMEOUT_MS = 120_000
+ERRORS_SEEN: dict[str, set[str]] = {}
 DEFAULT_TOOLS = [tool for tool in REGISTRY if tool.setting is None]  # registered unless the owner opts in to more
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
+    long_runs = "hosts_long" in (config.option.markexpr or "")
     for item in items:
         if "/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("hosts_long") and not long_runs:
+            item.add_marker(pytest.mark.skip(reason="a long multi-client run: python3 build.py hosts"))
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +54,35 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_FLAGS}
 
 
+def payload(result: dict):
+    """A tool result's payload: `content[0].text`, the JSON the page sends once and nowhere else (image content
+    items may follow it)."""
+    assert set(result) <= {"content", "isError"}, f"more than the payload crossed: {sorted(result)}"
+    kinds = [part["type"] for part in result["content"]]
+    assert kinds[0] == "text" and set(kinds[1:]) <= {"image"}, kinds  # images only when asked (includeImages)
+    return json.loads(result["content"][0]["text"])
+
+
+def checked_payload(name: str, result: dict):
+    """The payload, validated against the tool's output schema (its error variant on a failure, whose code is
+    recorded: the run fails if a tool returns a code it does not declare)."""
+    value = payload(result)
+    tool = REGISTRY.get(name)
+    if result.get("isError"):
+        assert set(value) >= {"error", "message"} and value["error"] in ERROR_CODES, value
+        if tool.budgeted:
+            ERRORS_SEEN.setdefault(name, set()).add(value["error"])
+    if not (isinstance(value, dict) and "partial" in value and value.get("truncated")):
+        errors = sorted(output_validator(name).iter_errors(value), key=lambda error: list(error.absolute_path))
+        assert not errors, f"{name} result does not match its output schema: {errors[0].message} at {list(errors[0].absolute_path)}"
+    return value
+
+
+@functools.cache
+def output_validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(REGISTRY.get(name).output_schema)
+
+
 class RequestRecorder:
     """Every request the page makes; the run fails if one leaves the site's origin."""
 
@@ -62,20 +98,6 @@ class RequestRecorder:
             url for url in self.urls
             if urlparse(url).scheme not in ("data", "blob") and not url.startswith(self.origin + "/")
         ]
-
-
-ERRORS_SEEN: dict[str, set[str]] = {}
-
-
-def check_result(name: str, result: dict) -> None:
-    """Every result validates against its tool's output schema; every error code is one the tool declares."""
-    tool = REGISTRY.get(name)
-    payload = json.loads(result["content"][0]["text"])
-    jsonschema.validate(payload, tool.output_schema)
-    if "structuredContent" in result:
-        jsonschema.validate(result["structuredContent"], tool.output_schema)
-    if result.get("isError") and tool.budgeted:
-        ERRORS_SEEN.setdefault(name, set()).add(payload["error"])
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -104,22 +126,20 @@ class Lab:
     def call_raw(self, name: str, arguments=None) -> dict:
         """The call's whole result; checked, as a validating MCP client would, against the tool's output schema."""
         result = self.page.webmcp.call_tool(name, {} if arguments is None else arguments)
-        check_result(name, result)
+        checked_payload(name, result)
         return result
 
     def call(self, name: str, arguments=None) -> dict:
-        """The structured result of a successful call (fails the test on an error)."""
+        """The payload of a successful call (fails the test on an error), checked against its output schema."""
         result = self.call_raw(name, arguments)
         assert not result.get("isError"), result
-        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
-        return result["structuredContent"]
+        return payload(result)
 
     def error(self, name: str, arguments=None) -> dict:
         """The structured error (fails the test on a success), without its generic `hint` and `retryable`."""
         result = self.call_raw(name, arguments)
         assert result.get("isError") is True, result
-        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
-        error = dict(result["structuredContent"])
+        error = dict(payload(result))
         assert isinstance(error.pop("hint"), str) and isinstance(error.pop("retryable"), bool)
         return error
 
@@ -146,7 +166,7 @@ class Lab:
         outcome = self.page.evaluate(
             "key => window.__webmcpCalls[key].then(text => ({text}), error => ({rejected: error.name}))", key
         )
-        return outcome if "rejected" in outcome else json.loads(outcome["text"])["structuredContent"]
+        return outcome if "rejected" in outcome else payload(json.loads(outcome["text"]))
 
     def open_with_idle_kernel(self, path: str) -> None:
         self.call("jupyter_open_notebook", {"path": path})

@@ -4,7 +4,7 @@ import gzip
 import json
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path
+from conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
 
 from buildkit.paths import SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
@@ -28,7 +28,7 @@ def assert_tools_work(page):
     assert len(page.webmcp.tools()) == len(DEFAULT_TOOLS)
     result = page.webmcp.call_tool("jupyter_get_cells", {"notebookPath": "demo.ipynb", "startIndex": 0, "endIndex": 2})
     assert not result.get("isError"), result
-    assert [cell["id"] for cell in result["structuredContent"]["cells"]] == ["intro", "greeting"]
+    assert [cell["id"] for cell in payload(result)["cells"]] == ["intro", "greeting"]
 
 
 def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
@@ -54,8 +54,8 @@ def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser,
         assert status.endswith("; plain start, snapshot not used: the URL asks for ?webmcp=plain)"), status
         assert_tools_work(page)
         page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=200)
-        inserted = page.webmcp.call_tool("jupyter_insert_cell", {"source": "6 * 7"})["structuredContent"]["cell"]
-        ran = page.webmcp.call_tool("jupyter_run_cells", {"cellIds": [inserted["id"]]})["structuredContent"]
+        inserted = payload(page.webmcp.call_tool("jupyter_insert_cell", {"source": "6 * 7"}))["cell"]
+        ran = payload(page.webmcp.call_tool("jupyter_run_cells", {"cellIds": [inserted["id"]]}))
         assert ran["results"][0]["status"] == "ok", ran
         assert "42" in ran["results"][0]["outputSummary"], ran
     finally:

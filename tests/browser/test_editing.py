@@ -26,8 +26,8 @@ def test_update_with_the_read_hash_writes_the_live_model(lab):
     result = lab.call(
         "jupyter_update_cell", {"cellId": "first", "source": "a = 10", "expectedSourceHash": cell["sourceHash"]}
     )
-    assert result["cell"]["id"] == "first" and result["cell"]["source"] == "a = 10"
-    assert result["cell"]["sourceHash"] == source_hash("a = 10")
+    assert result["cell"]["id"] == "first" and result["cell"]["index"] == 0
+    assert result["cell"]["sourceHash"] == source_hash("a = 10") and "source" not in result["cell"]
     assert lab.live_cells(PATH)[0]["source"] == "a = 10"
     assert result["notebook"]["dirty"] is True
 
@@ -51,7 +51,7 @@ def test_a_human_edit_through_the_model_wins_over_a_stale_write(lab):
         "jupyter_update_cell",
         {"cellId": "second", "source": "b = 'agent'", "expectedSourceHash": stale["currentSourceHash"]},
     )
-    assert retried["cell"]["source"] == "b = 'agent'" == lab.live_cells(PATH)[1]["source"]
+    assert retried["cell"]["sourceHash"] == source_hash(lab.live_cells(PATH)[1]["source"]) == source_hash("b = 'agent'")
 
 
 def test_real_typing_in_the_editor_wins_over_a_stale_write(lab):
@@ -68,10 +68,9 @@ def test_real_typing_in_the_editor_wins_over_a_stale_write(lab):
     assert [c["id"] for c in lab.live_cells(PATH)] == ["first", "second", "third"]
     lab.page.keyboard.press("Escape")
     fresh = read(lab, "third")
-    updated = lab.call(
-        "jupyter_update_cell", {"cellId": "third", "source": "c = 30", "expectedSourceHash": fresh["sourceHash"]}
-    )
-    assert updated["cell"]["source"] == "c = 30"
+    updated = lab.call("jupyter_update_cell", {"cellId": "third", "source": "c = 30",
+                                               "expectedSourceHash": fresh["sourceHash"], "includeSource": True})
+    assert updated["cell"]["source"] == "c = 30"  # asked for
 
 
 def test_insert_above_and_below_and_markdown_renders(lab):
@@ -84,7 +83,7 @@ def test_insert_above_and_below_and_markdown_renders(lab):
     )["cell"]
     ids = [c["id"] for c in lab.live_cells(PATH)]
     assert ids[:3] == [above["id"], "first", below["id"]]
-    assert below["type"] == "code" and below["source"] == "d = 4" and below["sourceHash"] == source_hash("d = 4")
+    assert below["type"] == "code" and below["sourceHash"] == source_hash("d = 4") and "source" not in below
     assert above["index"] == 0 and above["type"] == "markdown"
     assert lab.call("jupyter_get_context")["focus"]["activeCellId"] == above["id"]
     rendered = lab.page.evaluate(

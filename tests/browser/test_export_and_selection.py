@@ -1,7 +1,7 @@
 """Export of a nasty notebook, and the human's selection inside an output."""
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
 
 PATH = "nasty.ipynb"
@@ -56,11 +56,11 @@ def output_node(lab, cell_index):
 def test_a_word_selected_with_the_mouse_is_read_until_the_output_changes(lab):
     lab.call("jupyter_run_cells", {"cellIds": ["words", "other"]})
     nothing = lab.call_raw("jupyter_get_output_selection")
-    assert nothing["content"][0]["text"] == "null" and "structuredContent" not in nothing
+    assert nothing == {"content": [{"type": "text", "text": "null"}]}
     output = output_node(lab, 3)
     box = output.bounding_box()
     lab.page.mouse.dblclick(box["x"] + 8, box["y"] + box["height"] / 2)
-    selection = lab.wait_for(lambda: lab.call_raw("jupyter_get_output_selection").get("structuredContent"), timeout=5)
+    selection = lab.wait_for(lambda: payload(lab.call_raw("jupyter_get_output_selection")), timeout=5)
     assert selection == {**selection, "cellId": "words", "outputIndex": 0, "text": "alpha", "range": {"start": 0, "end": 5}}
 
     other = output_node(lab, 4).bounding_box()
@@ -70,17 +70,17 @@ def test_a_word_selected_with_the_mouse_is_read_until_the_output_changes(lab):
     lab.page.mouse.up()
     spans = lab.page.evaluate("() => window.getSelection().toString()")
     assert "amma" in spans and "delta" in spans  # the page selection really crosses two cells
-    lab.wait_for(lambda: lab.call_raw("jupyter_get_output_selection").get("structuredContent") is None, timeout=5)
+    lab.wait_for(lambda: payload(lab.call_raw("jupyter_get_output_selection")) is None, timeout=5)
 
     lab.page.mouse.dblclick(box["x"] + 8, box["y"] + box["height"] / 2)
-    lab.wait_for(lambda: lab.call_raw("jupyter_get_output_selection").get("structuredContent"), timeout=5)
+    lab.wait_for(lambda: payload(lab.call_raw("jupyter_get_output_selection")), timeout=5)
     set_access = """([index, access]) => window.jupyterapp.shell.currentWidget.content.model.sharedModel
         .cells[index].setMetadata('jupyterlite_webmcp', {access})"""
     lab.page.evaluate(set_access, [3, "none"])
     assert lab.call_raw("jupyter_get_output_selection")["content"][0]["text"] == "null"
     lab.page.evaluate(set_access, [3, "read"])  # read-only cells may be read
-    assert lab.call_raw("jupyter_get_output_selection")["structuredContent"]["text"] == "alpha"
+    assert payload(lab.call_raw("jupyter_get_output_selection"))["text"] == "alpha"
     lab.page.evaluate(set_access, [3, "write"])
     lab.set_source(PATH, 3, "print('omega beta gamma')")
     lab.call("jupyter_run_cells", {"cellIds": ["words"]})
-    assert lab.call_raw("jupyter_get_output_selection").get("structuredContent") is None
+    assert payload(lab.call_raw("jupyter_get_output_selection")) is None

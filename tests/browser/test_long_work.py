@@ -4,7 +4,7 @@ import json
 import time
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS
 
@@ -71,12 +71,12 @@ def test_a_long_run_and_proposals_decided_after_forty_seconds_never_hang(lab):
     second.locator(".jp-webmcp-proposal-reason").fill("not now")
     second.locator(".jp-webmcp-proposal-deny").click()
 
-    accepted = wait_result(lab, proposals["p1"]["pendingId"])["structuredContent"]
-    assert accepted["status"] == "accepted" and accepted["cell"]["source"] == "a = 'accepted'"
-    denied = wait_result(lab, proposals["p2"]["pendingId"])["structuredContent"]
+    accepted = payload(wait_result(lab, proposals["p1"]["pendingId"]))
+    assert accepted["status"] == "accepted" and accepted["cell"]["sourceHash"] == source_hash("a = 'accepted'")
+    denied = payload(wait_result(lab, proposals["p2"]["pendingId"]))
     assert denied == {**denied, "status": "denied", "code": "PROPOSAL_DENIED", "cellId": "p2", "reason": "not now"}
 
-    final = wait_result(lab, run["pendingId"])["structuredContent"]
+    final = payload(wait_result(lab, run["pendingId"]))
     assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "woke up"
     assert time.monotonic() - started >= 45
     again = lab.call("jupyter_wait_for_result", {"pendingId": run["pendingId"]})  # kept for 10 minutes

@@ -1,7 +1,7 @@
 """Propose mode: agent edits wait for the human's Accept or Deny."""
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 
 PATH = "propose.ipynb"
@@ -42,7 +42,7 @@ def test_accept_applies_the_change(lab):
     box.locator(".jp-webmcp-proposal-accept").click()
     result = lab.finish_call()
     assert result["status"] == "accepted" and result["proposalId"].startswith("p-")
-    assert result["cell"]["source"] == "x0 = 100" == live_source(lab, 0)
+    assert result["cell"]["sourceHash"] == source_hash(live_source(lab, 0)) == source_hash("x0 = 100")
     assert lab.page.locator(".jp-webmcp-proposal").count() == 0
 
 
@@ -63,8 +63,8 @@ def test_a_human_edit_while_pending_wins_on_accept(lab):
     lab.set_source(PATH, 2, "x2 = 'human'")
     box.locator(".jp-webmcp-proposal-accept").click()
     outcome = lab.page.evaluate("() => window.__webmcpCall.then(JSON.parse)")
-    assert outcome["isError"] is True and outcome["structuredContent"]["error"] == "STALE_CELL"
-    assert outcome["structuredContent"]["currentSourceHash"] == source_hash("x2 = 'human'")
+    assert outcome["isError"] is True and payload(outcome)["error"] == "STALE_CELL"
+    assert payload(outcome)["currentSourceHash"] == source_hash("x2 = 'human'")
     assert live_source(lab, 2) == "x2 = 'human'"
 
 
@@ -110,7 +110,7 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
         count = len(lab.live_cells(PATH))
         box.locator(".jp-webmcp-proposal-accept").click()
         inserted = lab.finish_call()
-        assert inserted["status"] == "accepted" and inserted["cell"]["source"] == "added = True"
+        assert inserted["status"] == "accepted" and inserted["cell"]["sourceHash"] == source_hash("added = True")
         assert len(lab.live_cells(PATH)) == count + 1
 
         lab.start_call(
@@ -178,7 +178,7 @@ def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
     assert box.locator(".jp-webmcp-proposal-reason").input_value() == "half-typ"
     box.locator(".jp-webmcp-proposal-accept").click()
     result = lab.finish_call()
-    assert result["status"] == "accepted" and result["cell"]["source"] == "x0 = 'moved'"
+    assert result["status"] == "accepted" and result["cell"]["sourceHash"] == source_hash("x0 = 'moved'")
     assert result["cell"]["index"] == 1
 
     box = propose(lab, "c1", "x1 = 'moved'")

@@ -4,7 +4,7 @@ import json
 import uuid
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp.access import METADATA_KEY
@@ -163,7 +163,7 @@ def test_a_read_only_notebook_in_the_seed_format_refuses_writes(lab):
     for tool, arguments in path_tools(path)[3:10]:
         if tool in ("jupyter_focus_cell", "jupyter_export_notebook"):
             continue
-        result = lab.call_raw(tool, arguments)["structuredContent"]
+        result = payload(lab.call_raw(tool, arguments))
         assert result["error"] == "NOTEBOOK_ACCESS_DENIED" and result["access"] == "read", tool
 
 

@@ -1,7 +1,7 @@
 """Open, read, create and save through the tools, checked against JupyterLab's live model."""
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import MAX_TOTAL_RESULT_BYTES
 
@@ -112,7 +112,7 @@ def test_a_result_over_the_bound_is_trimmed(lab):
     result = lab.call_raw("jupyter_get_cells", {"notebookPath": "big.ipynb", "endIndex": 100})
     assert not result.get("isError")
     assert len(result["content"][0]["text"].encode("utf-8")) <= MAX_TOTAL_RESULT_BYTES
-    trimmed = result["structuredContent"]
+    trimmed = payload(result)
     assert trimmed["truncated"] is True and trimmed["omittedCount"] > 0
     kept = trimmed["cells"]
     assert len(kept) + trimmed["omittedCount"] == 100

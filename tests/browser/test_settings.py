@@ -5,7 +5,7 @@ import shutil
 import threading
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY, Lab, code_cell, notebook_json
+from conftest import DEFAULT_TOOLS, READY, Lab, code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 
 from buildkit.paths import SITE
@@ -82,7 +82,7 @@ def test_run_code_runs_in_the_kernel_and_the_human_sees_it_in_the_log(lab):
 def test_a_ten_megabyte_print_comes_back_bounded(lab):
     result = lab.call_raw("jupyter_run_code", {"code": "print('x' * 10_000_000)"})
     assert len(result["content"][0]["text"].encode()) <= 50 * 1024
-    shown = result["structuredContent"]
+    shown = payload(result)
     assert shown["status"] == "ok" and shown["outputsTruncated"] is True
     assert 0 < len(shown["outputs"][0]["text"].encode()) <= 10 * 1024
 

@@ -5,7 +5,7 @@ import json
 import struct
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.limits import MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX
 
@@ -160,7 +160,7 @@ def test_context_shows_propose_mode_and_a_kernel_can_be_started(lab):
     lab.call("jupyter_open_notebook", {"notebookPath": EDIT})
     lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
     lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)
-    unavailable = lab.call_raw("jupyter_run_cells", {"cellIds": ["second"]})["structuredContent"]
+    unavailable = payload(lab.call_raw("jupyter_run_cells", {"cellIds": ["second"]}))
     assert unavailable["error"] == "KERNEL_UNAVAILABLE" and unavailable["retryable"] is True
     assert "start" in unavailable["hint"]
     started = lab.call("jupyter_kernel_action", {"action": "start"})

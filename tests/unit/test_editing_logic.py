@@ -86,7 +86,17 @@ def test_update_checks_the_hash_before_writing():
     fine = call(
         MemoryLab(notebook), "jupyter_update_cell", {"cellId": "a", "source": "new", "expectedSourceHash": source_hash("old")}
     )
-    assert fine["structuredContent"]["cell"]["source"] == "new"
+    assert fine["structuredContent"]["cell"]["sourceHash"] == source_hash("new") == notebook.cells()[0].source_hash
+    assert "source" not in fine["structuredContent"]["cell"]  # the agent has just sent it
+
+
+def test_a_write_returns_the_source_only_when_asked():
+    notebook = MemoryNotebook([{"id": "a", "cell_type": "code", "source": "old"}])
+    inserted = call(MemoryLab(notebook), "jupyter_insert_cell", {"referenceCellId": "a", "source": "b = 1"})["structuredContent"]
+    assert "source" not in inserted["cell"] and inserted["cell"]["sourceHash"] == source_hash("b = 1")
+    arguments = {"cellId": inserted["cell"]["id"], "source": "b = 2", "expectedSourceHash": source_hash("b = 1")}
+    updated = call(MemoryLab(notebook), "jupyter_update_cell", {**arguments, "includeSource": True})
+    assert updated["structuredContent"]["cell"]["source"] == "b = 2"
 
 
 def test_stale_preview_is_bounded():

@@ -1,7 +1,7 @@
 import json
 
 from pyodide_webmcp import limits
-from pyodide_webmcp.envelope import failure, success
+from pyodide_webmcp.envelope import failure, success, wire
 
 
 def size(text: str) -> int:
@@ -59,3 +59,15 @@ def test_failure_marks_error_and_reduces_oversized_errors():
     assert result["structuredContent"]["field"] == "x"
     huge = failure({"error": "INVALID_ARGUMENT", "message": "bad", "items": ["y" * 2000] * 40})
     assert huge["structuredContent"] == {"error": "INVALID_ARGUMENT", "message": "bad"}
+
+
+def test_the_page_gets_the_payload_once():
+    payload = {"cells": [{"id": "a", "source": "print('é')\n"}], "truncated": False}
+    sent = wire(success(payload))
+    assert sent == {"content": [{"type": "text", "text": json.dumps(payload, ensure_ascii=False, separators=(",", ":"))}]}
+    error = wire(failure({"error": "STALE_CELL", "message": "changed", "cellId": "a"}))
+    assert error["isError"] is True and set(error) == {"content", "isError"}
+    assert json.loads(error["content"][0]["text"])["cellId"] == "a"
+    # A client that serializes the whole return value (every WebMCP client does) shows the payload once.
+    seen = json.dumps(wire(success(payload)), ensure_ascii=False)
+    assert seen.count("print(") == 1 and json.loads(json.loads(seen)["content"][0]["text"]) == payload

@@ -9,6 +9,7 @@ import pytest
 from aio import run
 from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import port
+from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.registry import REGISTRY, CallContext
 
 PACKAGE = Path(port.__file__).parent
@@ -88,7 +89,7 @@ def test_tools_run_against_an_in_memory_lab():
     assert [c["id"] for c in read["cells"]] == ["a", "b"]
     digest = read["cells"][0]["sourceHash"]
     updated = call(lab, "jupyter_update_cell", {"cellId": "a", "source": "a = 10", "expectedSourceHash": digest})
-    assert updated["cell"]["source"] == "a = 10"
+    assert updated["cell"]["sourceHash"] == source_hash("a = 10") and "source" not in updated["cell"]
     history = notebook.data[0]["metadata"]["jupyterlite_webmcp"]["history"]
     assert history[-1]["tool"] == "jupyter_update_cell"  # the tool's own name, from the call context
     stale = call(lab, "jupyter_update_cell", {"cellId": "a", "source": "x", "expectedSourceHash": digest})

@@ -10,6 +10,7 @@ from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
 from ..calls import CallTable
+from ..envelope import wire
 from ..registry import CallContext, NeverAborted, Registry, Tool
 from ..settings import Settings
 from ..text import to_json
@@ -70,9 +71,10 @@ async def serve(host: Any, registry: Registry) -> int:
             finally:
                 _time_call(tool.name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
-            return JSON.parse(to_json(envelope))
+            return JSON.parse(to_json(wire(envelope)))
 
-        # Through JSON so schema defaults of None stay null (to_js would drop them).
+        # Through JSON so schema defaults of None stay null (to_js would drop them). No outputSchema:
+        # Chromium drops it, and a client that got one would expect the structuredContent we do not send.
         described = JSON.parse(
             to_json(
                 {
@@ -80,7 +82,6 @@ async def serve(host: Any, registry: Registry) -> int:
                     "title": tool.title,
                     "description": tool.description,
                     "inputSchema": tool.input_schema,
-                    "outputSchema": tool.output_schema,
                     "annotations": tool.annotations,
                 }
             )

@@ -49,11 +49,19 @@ class ReviewedResult(TypedDict):
     reason: NotRequired[Optional[str]]
 
 
-def reread(notebook: NotebookPort, cell_id: str) -> CellResult:
-    """The written cell, found again by id (the human may have moved, deleted or hidden it)."""
+def reread(notebook: NotebookPort, cell_id: str, include_source: bool) -> CellResult:
+    """The written cell, found again by id (the human may have moved, deleted or hidden it).
+
+    A write leaves out the source the agent has just sent unless asked (`includeSource`): it
+    returns what the agent lacks, the id, index and new sourceHash.
+    """
     records = notebook.cells()
     index = find_cell(records, cell_id, notebook.path)
-    return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
+    snapshot = cell_snapshot(notebook.cell_json(index), index, include_source=include_source)
+    return {"notebook": info_of(notebook, records), "cell": snapshot}
+
+
+INCLUDE_SOURCE = "Also return the cell's source (you have just sent it, so by default it is left out)."
 
 
 class InsertCellArguments(Arguments):
@@ -67,6 +75,7 @@ class InsertCellArguments(Arguments):
         json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
     )
     activate: bool = Field(True, description="Make the new cell active (and render it, if markdown).")
+    includeSource: bool = Field(False, description=INCLUDE_SOURCE)
 
 
 @tool(
@@ -78,8 +87,14 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
     """Insert a new code, markdown or raw cell above or below a reference cell (the active one by default); returns the new cell's id, index and sourceHash.
 
     The human sees it at once. It is not run: call jupyter_run_cells for
-    that. In an empty notebook the cell is simply added. The source is at
-    most 256 KiB. When the human reviews agent writes (Propose mode: get_context.proposeMode), inserts wait only if they also chose inserts; then the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time.
+    that. In an empty notebook the cell is simply added. The result leaves
+    out the source you sent (includeSource: true brings it back). The source
+    is at most 256 KiB. When the human reviews agent writes (Propose mode:
+    get_context.proposeMode), inserts wait only if they also chose inserts;
+    then the call waits for their decision, returning pending past the call
+    budget (see jupyter_wait_for_result): accepted applies it (status
+    "accepted"), denied is a normal result coded PROPOSAL_DENIED with their
+    reason; one proposal per cell at a time.
     """
     if args.cellType not in CELL_TYPES:
         raise ToolError(
@@ -115,7 +130,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
     notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
     if args.activate:
         notebook.activate_cell(index, render_markdown=bool(args.source))
-    return {**reread(notebook, cell_id), **accepted}
+    return {**reread(notebook, cell_id, args.includeSource), **accepted}
 
 
 class UpdateCellArguments(Arguments):
@@ -126,6 +141,7 @@ class UpdateCellArguments(Arguments):
         json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
     )
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
+    includeSource: bool = Field(False, description=INCLUDE_SOURCE)
 
 
 def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
@@ -141,14 +157,21 @@ def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
 async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedResult:
-    """Replace a cell's whole source, only if it still matches the sourceHash you read; returns the cell's new sourceHash (and, in Propose mode, the human's decision).
+    """Replace a cell's whole source, only if it still matches the
+    sourceHash you read; returns the cell's new sourceHash (and, in Propose
+    mode, the human's decision).
 
-    If the human changed the cell since, nothing is written and STALE_CELL
-    returns the current hash and a preview: read again, then retry. To change
-    a few lines of a long cell, jupyter_replace_in_cell sends less. Does not
-    run or save. The source is at most 256 KiB. When the human reviews agent writes (Propose mode: get_context.proposeMode), the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time. It is
-    denied automatically if the cell is deleted or the notebook closed or
-    renamed first.
+    The result leaves out the source you sent (includeSource: true brings it
+    back). If the human changed the cell since, nothing is written and
+    STALE_CELL returns the current hash and a preview: read again, then
+    retry. To change a few lines of a long cell, jupyter_replace_in_cell
+    sends less. Does not run or save. The source is at most 256 KiB. When
+    the human reviews agent writes (Propose mode: get_context.proposeMode),
+    the call waits for their decision, returning pending past the call budget
+    (see jupyter_wait_for_result): accepted applies it (status "accepted"),
+    denied is a normal result coded PROPOSAL_DENIED with their reason; one
+    proposal per cell at a time. It is denied automatically if the cell is
+    deleted or the notebook closed or renamed first.
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -156,7 +179,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     if not ctx.lab.proposals.reviews("update"):
         notebook.set_source(index, args.source)
         notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-        return reread(notebook, args.cellId)
+        return reread(notebook, args.cellId, args.includeSource)
     before = notebook.cells()[index].source
     outcome, reason, proposal_id = await ask_human(
         ctx, notebook, args.cellId, "The agent proposes this change:", diff_lines(before, args.source)
@@ -167,7 +190,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     index = _checked_index(notebook, args)  # a human edit made while it waited still wins
     notebook.set_source(index, args.source)
     notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-    return {**reread(notebook, args.cellId), "status": "accepted", "proposalId": proposal_id}
+    return {**reread(notebook, args.cellId, args.includeSource), "status": "accepted", "proposalId": proposal_id}
 
 
 class DeleteCellArguments(Arguments):
@@ -196,7 +219,13 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
     """Delete a cell, only if it still matches the sourceHash you read; returns the deleted id and the cell now active.
 
     A cell the human edited since is kept (STALE_CELL, with its current hash
-    and a preview). Deletion is consequential: confirm it is wanted. When the human reviews agent writes (Propose mode: get_context.proposeMode), deletes wait only if they also chose deletes; then the call waits for their decision, returning pending past 20 s (see jupyter_wait_for_result): accepted applies it (status "accepted"), denied is a normal result coded PROPOSAL_DENIED with their reason; one proposal per cell at a time.
+    and a preview). Deletion is consequential: confirm it is wanted. When
+    the human reviews agent writes (Propose mode: get_context.proposeMode),
+    deletes wait only if they also chose deletes; then the call waits for
+    their decision, returning pending past the call budget (see
+    jupyter_wait_for_result): accepted applies it (status "accepted"),
+    denied is a normal result coded PROPOSAL_DENIED with their reason; one
+    proposal per cell at a time.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()

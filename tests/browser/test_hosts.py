@@ -1,0 +1,322 @@
+"""Real clients end to end, as agents reach the lab.
+
+- A desktop MCP host: the MCP Python SDK over stdio to `python3 build.py mcp` (@playwright/mcp
+  driving Chromium), started from exactly the configuration README.md and docs/connecting.md give.
+- An in-page agent on the @mcp-b/global polyfill, in a Chromium without WebMCP.
+
+Each does what an agent does: list the tools, get_context, get_cells, insert, update with a stale
+hash (the client itself says the call failed), update, run_cells, save; the MCP host also runs a
+cell past the call budget and collects it with wait_for_result. `python3 build.py hosts` adds the
+long runs: the same session through every client, a host whose request timeout runs out first,
+and the MCP server on the polyfill.
+"""
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from conftest import (
+    DEFAULT_TOOLS,
+    READY,
+    RequestRecorder,
+    checked_payload,
+    chromium_path,
+)
+from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.limits import CALL_BUDGET_MS
+from pyodide_webmcp.registry import REGISTRY
+
+from buildkit.env import CHROMIUM_FLAGS
+from buildkit.mcp import (
+    DOCS_BUILD_PY,
+    SERVER_NAME,
+    SOURCES_STAMP,
+    host_config,
+    sources_digest,
+)
+from buildkit.paths import ROOT
+from tests.hostclients import POLYFILL, McpClient, McpHost, Outcome, PageClient
+
+BUDGET = CALL_BUDGET_MS / 1000
+TOOLS_TIMEOUT = 240
+CONFIG_BLOCK = re.compile(r"```json\n(\{\s*\"mcpServers\".*?)\n```", re.S)
+# What each client passes on of a tool's annotations (Chromium 156 keeps these three).
+CHROMIUM_KEEPS = ("readOnlyHint", "untrustedContentHint", "consequentialHint")
+POLYFILL_KEEPS = ("readOnlyHint", "untrustedContentHint")
+IRREVERSIBLE = ("jupyter_delete_cell", "jupyter_run_cells", "jupyter_kernel_action", "jupyter_save_notebook")
+
+
+def documented_configs() -> list[dict]:
+    """Every host configuration block in README.md and docs/connecting.md."""
+    blocks = []
+    for doc in (ROOT / "README.md", ROOT / "docs" / "connecting.md"):
+        blocks += [json.loads(block) for block in CONFIG_BLOCK.findall(doc.read_text())]
+    return blocks
+
+
+def start_documented_server(tmp_path: Path, *extra: str) -> McpHost:
+    """The documented host configuration, with this checkout's build.py, a fresh profile and any free port."""
+    if not SOURCES_STAMP.exists() or SOURCES_STAMP.read_text() != sources_digest():
+        pytest.fail("build/site is older than its sources: run python3 build.py test")
+    server = documented_configs()[0]["mcpServers"][SERVER_NAME]
+    args = [str(ROOT / "build.py") if arg == DOCS_BUILD_PY else arg for arg in server["args"]]
+    return McpHost(server["command"], [*args, "--isolated", "--port", "0", *extra], tmp_path / "server.log").start()
+
+
+def wait_for_page_tools(client: McpClient) -> dict:
+    """The webmcp_* tools, once the server lists them (it tells the host with tools/list_changed)."""
+    deadline = time.monotonic() + TOOLS_TIMEOUT
+    while time.monotonic() < deadline:
+        tools = client.tools()
+        if tools:
+            return tools
+        time.sleep(0.5)
+    raise AssertionError(f"no page tools after {TOOLS_TIMEOUT} s; see {client.host.errlog_path}")
+
+
+def lab_origin(client: McpClient) -> str:
+    return client.evaluate("() => location.origin")
+
+
+@pytest.fixture(scope="module")
+def mcp_client(tmp_path_factory):
+    host = start_documented_server(tmp_path_factory.mktemp("mcp"))
+    client = McpClient(host)
+    try:
+        wait_for_page_tools(client)
+        yield client
+    finally:
+        host.close()
+    assert host.stream_errors == [], f"the server wrote something that is not MCP to stdout: {host.stream_errors[:3]}"
+
+
+def polyfill_lab(playwright, site_url):
+    """A Chromium without WebMCP, the @mcp-b/global polyfill loaded before the page's own scripts."""
+    flags = [flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag]
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
+    context = browser.new_context()
+    context.add_init_script(path=str(POLYFILL))
+    recorder = RequestRecorder(site_url)
+    context.on("request", recorder.record)
+    page = context.new_page()
+    page.goto(f"{site_url}/lab/index.html")
+    page.wait_for_selector(READY, timeout=120_000)
+    return browser, page, recorder
+
+
+@pytest.fixture(scope="module")
+def polyfill_client(playwright, site_url):
+    browser, page, recorder = polyfill_lab(playwright, site_url)
+    try:
+        assert page.evaluate("() => document.modelContext.__isBrowserMcpServer === true"), "not the polyfill"
+        yield PageClient(page, "@mcp-b/global")
+    finally:
+        browser.close()
+    assert recorder.foreign() == [], f"requests left the site: {recorder.foreign()[:5]}"
+
+
+# --- what an agent does ---------------------------------------------------------------------------
+
+
+def lean(tool: str, outcome: Outcome):
+    """The payload of one call, after checking what the client got: the payload once, and the error flag."""
+    assert outcome.envelope is not None, outcome.seen[:800]
+    value = checked_payload(tool, outcome.envelope)
+    assert outcome.client_error is bool(outcome.envelope.get("isError")), "the client lost the error flag"
+    return value
+
+
+def call(client, tool: str, arguments: dict = None, **options):
+    outcome = client.call(tool, arguments or {}, **options)
+    value = lean(tool, outcome)
+    assert not outcome.client_error, value
+    return value, outcome
+
+
+def wait_until_idle(client) -> None:
+    deadline = time.monotonic() + 180
+    while call(client, "jupyter_get_context")[0]["kernel"]["status"] != "idle":
+        assert time.monotonic() < deadline, "the kernel did not become idle"
+        time.sleep(1)
+
+
+def wait_for_result(client, pending_id: str) -> dict:
+    while True:
+        started = time.monotonic()
+        result, _ = call(client, "jupyter_wait_for_result", {"pendingId": pending_id})
+        assert time.monotonic() - started < BUDGET + 10
+        if result.get("status") != "pending":
+            return result
+        assert result["pendingId"] == pending_id
+
+
+def agent_session(client, path: str, *, long_run: bool) -> None:
+    """List tools, read, insert, update (stale, then fresh), run, a run past the budget, save."""
+    tools = client.tools()
+    assert set(tools) == {tool.name for tool in DEFAULT_TOOLS}
+
+    created, _ = call(client, "jupyter_create_notebook", {"name": path})
+    path = created["path"]
+    context, _ = call(client, "jupyter_get_context")
+    assert context["notebook"]["path"] == path
+    before, _ = call(client, "jupyter_get_cells")
+
+    source = "answer = 6 * 7\nprint(answer)"
+    inserted, seen = call(client, "jupyter_insert_cell", {"source": source, "activate": False})
+    cell = inserted["cell"]
+    assert cell["sourceHash"] == source_hash(source) and "source" not in cell
+    assert "answer = 6 * 7" not in seen.seen, "the write echoed the source back"
+    assert inserted["notebook"]["cellCount"] == before["notebook"]["cellCount"] + 1
+
+    stale = client.call("jupyter_update_cell", {"cellId": cell["id"], "source": "answer = 0",
+                                                "expectedSourceHash": source_hash("something else")})
+    assert stale.client_error is True, "the client cannot tell the call failed"
+    error = lean("jupyter_update_cell", stale)
+    assert error["error"] == "STALE_CELL" and error["currentSourceHash"] == cell["sourceHash"]
+
+    source = "answer = 6 * 7\nprint('the answer is', answer)"
+    updated, _ = call(client, "jupyter_update_cell", {"cellId": cell["id"], "source": source,
+                                                      "expectedSourceHash": cell["sourceHash"]})
+    assert updated["cell"]["sourceHash"] == source_hash(source) and updated["cell"]["id"] == cell["id"]
+    read, seen = call(client, "jupyter_get_cells", {"cellIds": [cell["id"]]})
+    assert read["cells"][0]["source"] == source
+    assert seen.seen.count("the answer is") == 1, "the payload reached the model more than once"
+
+    wait_until_idle(client)
+    ran, _ = call(client, "jupyter_run_cells", {"cellIds": [cell["id"]]})
+    assert ran["status"] == "ok" and "the answer is 42" in ran["results"][0]["outputSummary"]
+
+    if long_run:
+        slow = call(client, "jupyter_insert_cell",
+                    {"source": f"import time\ntime.sleep({BUDGET + 4:.0f})\nprint('woke up')"})[0]["cell"]
+        started = time.monotonic()
+        pending, _ = call(client, "jupyter_run_cells", {"cellIds": [slow["id"]]})
+        assert time.monotonic() - started < BUDGET + 10
+        assert pending["status"] == "pending" and pending["waitingFor"]["kind"] == "kernel"
+        listed = call(client, "jupyter_get_context")[0]["pending"]
+        assert [entry["pendingId"] for entry in listed] == [pending["pendingId"]]
+        final = wait_for_result(client, pending["pendingId"])
+        assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "woke up"
+
+    saved, _ = call(client, "jupyter_save_notebook", {})
+    assert saved["saved"] is True and saved["dirty"] is False
+    on_disk = client.evaluate(
+        "path => window.jupyterapp.serviceManager.contents.get(path, {content: true}).then(m => m.content.cells)",
+        path)
+    assert any("".join(c["source"]) == source for c in on_disk)
+
+
+def mcp_annotations_as_set(client: McpClient) -> None:
+    """What @playwright/mcp shows the host of each tool's annotations, against what the registry sets."""
+    for name, listed in client.tools().items():
+        set_ = REGISTRY.get(name).annotations
+        read_only = bool(set_.get("readOnlyHint"))
+        assert listed.annotations.read_only_hint is read_only, name
+        assert listed.annotations.destructive_hint is (not read_only), name  # derived by the server
+        assert listed.annotations.title == REGISTRY.get(name).title, name
+        description = listed.description
+        assert ("[CONSEQUENTIAL" in description) is bool(set_.get("consequentialHint")), name
+        assert ("[READ-ONLY]" in description) is read_only, name
+        assert ("[Output may contain third-party content.]" in description) is bool(set_.get("untrustedContentHint")), name
+        assert listed.input_schema == REGISTRY.get(name).input_schema, name
+
+
+# --- the tests ------------------------------------------------------------------------------------
+
+
+def test_the_documented_host_configuration_is_the_one_tested():
+    configs = documented_configs()
+    assert len(configs) >= 2, "README.md and docs/connecting.md each show the host configuration"
+    assert all(config == host_config() for config in configs)
+
+
+def test_an_mcp_host_sees_each_tool_with_its_schema_and_hints(mcp_client):
+    assert {tool.name for tool in mcp_client.host.list_tools()} >= {"browser_snapshot", "browser_wait_for"}
+    mcp_annotations_as_set(mcp_client)
+    instructions = mcp_client.host.initialize_result.instructions
+    assert "webmcp_jupyter_" in instructions and "browser_wait_for" in instructions
+    assert any(type(n).__name__ == "ToolListChangedNotification" for n in mcp_client.host.notifications)
+
+
+@pytest.mark.xfail(
+    condition=not any("consequentialHint" in tool.annotations for tool in REGISTRY), strict=True,
+    reason="the registry does not set consequentialHint yet")
+def test_an_mcp_host_is_told_which_calls_cannot_be_taken_back(mcp_client):
+    tools = mcp_client.tools()
+    for name in IRREVERSIBLE:
+        assert "[CONSEQUENTIAL" in tools[name].description, name
+    assert "[CONSEQUENTIAL" not in tools["jupyter_get_cells"].description
+
+
+def test_an_mcp_host_agent_session(mcp_client):
+    agent_session(mcp_client, "host-session.ipynb", long_run=True)
+
+
+def test_an_mcp_host_session_stays_on_the_site(mcp_client):
+    origin = lab_origin(mcp_client)
+    result = mcp_client.host.call("browser_network_requests", {"static": True})
+    text = "\n".join(part.text for part in result.content if part.type == "text")
+    urls = re.findall(r"^\d+\. \[[A-Z]+\] (\S+)", text, re.M)
+    assert urls, text[:500]
+    assert [url for url in urls if not url.startswith((origin + "/", "data:", "blob:"))] == []
+
+
+def test_an_agent_on_the_polyfill(polyfill_client):
+    agent_session(polyfill_client, "polyfill-session.ipynb", long_run=False)
+    # The polyfill's testing API (navigator.modelContextTesting) answers the same text.
+    listed, text = polyfill_client.page.evaluate("""async () => [
+        navigator.modelContextTesting.listTools().map(tool => tool.name),
+        await navigator.modelContextTesting.executeTool('jupyter_get_context', '{}')]""")
+    assert set(listed) == {tool.name for tool in DEFAULT_TOOLS}
+    result = json.loads(text)
+    assert set(result) == {"content"} and json.loads(result["content"][0]["text"])["notebook"]
+
+
+def test_the_polyfill_keeps_two_hints(polyfill_client):
+    for name, listed in polyfill_client.tools().items():
+        set_ = REGISTRY.get(name).annotations
+        assert listed["annotations"] == {key: bool(set_.get(key)) for key in POLYFILL_KEEPS}, name
+        assert listed["title"] == REGISTRY.get(name).title and "outputSchema" not in listed
+
+
+# --- long runs (python3 build.py hosts) -----------------------------------------------------------
+
+
+@pytest.mark.hosts_long
+def test_a_host_whose_request_timeout_runs_out_first(mcp_client):
+    """The host gives up after 5 s; the run goes on, returns pending at the budget, and is collected."""
+    from mcp.shared.exceptions import MCPError
+
+    call(mcp_client, "jupyter_create_notebook", {"name": "timeout.ipynb"})
+    cell = call(mcp_client, "jupyter_insert_cell", {"source": "import time\ntime.sleep(30)\nprint('done')"})[0]["cell"]
+    wait_until_idle(mcp_client)
+    started = time.monotonic()
+    with pytest.raises(MCPError, match="timed out"):
+        mcp_client.call("jupyter_run_cells", {"cellIds": [cell["id"]]}, timeout=5)
+    assert call(mcp_client, "jupyter_get_context")[0]["pending"] == []  # still within the budget
+    while time.monotonic() - started < BUDGET + 2:
+        time.sleep(1)
+    pending = call(mcp_client, "jupyter_get_context")[0]["pending"]
+    assert [entry["tool"] for entry in pending] == ["jupyter_run_cells"]
+    final = wait_for_result(mcp_client, pending[0]["pendingId"])
+    assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "done"
+
+
+@pytest.mark.hosts_long
+def test_an_agent_on_the_polyfill_with_a_long_run(polyfill_client):
+    agent_session(polyfill_client, "polyfill-long.ipynb", long_run=True)
+
+
+@pytest.mark.hosts_long
+def test_an_mcp_host_on_the_polyfill(tmp_path):
+    host = start_documented_server(tmp_path, "--polyfill")
+    client = McpClient(host)
+    try:
+        wait_for_page_tools(client)
+        assert client.evaluate("() => document.modelContext.__isBrowserMcpServer === true")
+        agent_session(client, "host-polyfill.ipynb", long_run=True)
+    finally:
+        host.close()
+    assert host.stream_errors == []
