@@ -41,8 +41,9 @@ def test_status_item_reports_ready_with_the_tool_count(lab):
 
 
 def assert_lab_works(page):
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.cells.length") == 6
+    # The first cell renders before the notebook's content has loaded: wait for all six.
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget?.content?.model?.cells.length === 6",
+                           timeout=60_000)
 
 
 def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
