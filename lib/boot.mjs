@@ -21,23 +21,50 @@ async function fetchOk(url) {
 
 const fetchBytes = async url => new Uint8Array(await (await fetchOk(url)).arrayBuffer());
 
-const inflate = response => response.body.pipeThrough(new DecompressionStream('gzip'));
+const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0];
 
-const gunzip = async url => new Uint8Array(await new Response(inflate(await fetchOk(url))).arrayBuffer());
+// Reads a .gz asset, inflated, chunk by chunk. The page inflates it, unless the server labelled
+// it `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
+async function readGzip(url, onChunk) {
+  const response = await fetchOk(url);
+  const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
+  const stream = inflatedByBrowser ? response.body : response.body.pipeThrough(new DecompressionStream('gzip'));
+  const reader = stream.getReader();
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      onChunk(chunk.value);
+    }
+  } catch (error) {
+    if (inflatedByBrowser || !(error instanceof TypeError)) {
+      throw error;
+    }
+    // The browser's message ("incorrect header check") names neither the file nor the cause.
+    const served = response.headers.get('Content-Type') || 'no Content-Type';
+    throw new Error(
+      `${fileName(url)} arrived altered (served as ${served}; ${error.message.replace(/\.$/, '')}): ` +
+        'serve .gz files byte for byte, as application/gzip'
+    );
+  }
+}
+
+async function gunzip(url) {
+  const chunks = [];
+  await readGzip(url, chunk => chunks.push(chunk));
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
 
 // Inflates a gzip file into `target`, which it must fill exactly.
 async function gunzipInto(url, target) {
-  const reader = inflate(await fetchOk(url)).getReader();
   let offset = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (offset + chunk.value.length > target.length) {
-      throw new Error(`${url} is larger than the manifest says`);
+  await readGzip(url, chunk => {
+    if (offset + chunk.length > target.length) {
+      throw new Error(`${fileName(url)} is larger than the manifest says`);
     }
-    target.set(chunk.value, offset);
-    offset += chunk.value.length;
-  }
+    target.set(chunk, offset);
+    offset += chunk.length;
+  });
   if (offset !== target.length) {
-    throw new Error(`${url} is smaller than the manifest says`);
+    throw new Error(`${fileName(url)} is smaller than the manifest says`);
   }
 }
 

@@ -1,6 +1,7 @@
 // Thin host: boots a main-thread Pyodide, loads the bridge wheels shipped in
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/pyodide_webmcp); nothing here knows about tools.
+import './atomics-wait-async';
 import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
 import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
