@@ -13,17 +13,34 @@ import { Widget } from '@lumino/widgets';
 
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
 const KERNEL_PLUGIN_ID = '@jupyterlite/pyodide-kernel-extension:kernel';
-const DEFAULT_PYODIDE_URL = './static/pyodide/pyodide.mjs';
+// The kernel extension's settings schema, beside this extension: its pyodideUrl default is the
+// kernel's own CDN Pyodide, used when the site configures none.
+const KERNEL_SCHEMA = '../../@jupyterlite/pyodide-kernel-extension/static/schema/kernel.v0.schema.json';
 
-function pyodideUrl() {
-  const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
-  const url = (settings[KERNEL_PLUGIN_ID] || {}).pyodideUrl || DEFAULT_PYODIDE_URL;
-  return new URL(url, URLExt.join(PageConfig.getBaseUrl(), '/')).href;
-}
+// The federated bundle's own public path is this extension's static folder.
+const assetsUrl = () => new URL('bridge/', __webpack_public_path__).href;
 
-function assetsUrl() {
-  // The federated bundle's own public path is this extension's static folder.
-  return new URL('bridge/', __webpack_public_path__).href;
+/**
+ * The Pyodide the Pyodide kernel loads, resolved as the kernel resolves it: the site's pyodideUrl
+ * (relative to the page, after JupyterLite rewrote "./" to the site root), else the kernel's
+ * default; the folder of its files is loadPyodideOptions.indexURL if set, else pyodideUrl's.
+ */
+async function kernelPyodide() {
+  const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}')[KERNEL_PLUGIN_ID] || {};
+  let url = settings.pyodideUrl;
+  if (!url) {
+    const schema = await fetch(new URL(KERNEL_SCHEMA, __webpack_public_path__)).catch(() => null);
+    if (!schema || !schema.ok) {
+      throw new Error('this site has no Pyodide kernel (jupyterlite-pyodide-kernel) to share a Pyodide with');
+    }
+    url = (await schema.json()).properties.pyodideUrl.default;
+  }
+  const pyodideUrl = URLExt.parse(url).href;
+  const { indexURL } = settings.loadPyodideOptions || {};
+  const indexUrl = indexURL
+    ? new URL(indexURL, PageConfig.getBaseUrl()).href
+    : pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
+  return { pyodideUrl, indexUrl };
 }
 
 const documentVersions = new WeakMap();
@@ -82,11 +99,13 @@ function createStatusItem(statusBar) {
 // The interpreter starts at once, beside the lab's own restore; tools wait for app.restored.
 async function boot(handoff, allowSnapshot) {
   const assets = assetsUrl();
-  const [manifest, { startInterpreter }] = await Promise.all([
-    fetch(assets + 'manifest.json').then(response => response.json()),
-    import(/* webpackIgnore: true */ assets + 'boot.mjs')
+  const [manifest, pyodide] = await Promise.all([
+    // Revalidated on every load: after a redeploy it names the new build's files (see docs/deploy.md).
+    fetch(assets + 'manifest.json', { cache: 'no-cache' }).then(response => response.json()),
+    kernelPyodide()
   ]);
-  const site = { pyodideUrl: pyodideUrl(), assetsUrl: assets, manifest };
+  const { startInterpreter } = await import(/* webpackIgnore: true */ `${assets}boot.mjs?v=${manifest.build}`);
+  const site = { ...pyodide, assetsUrl: assets, manifest };
   const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
   performance.mark('webmcp:stage:imported');
   await handoff.app.restored;

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from buildkit.paths import SITE_BRIDGE_ASSETS
+from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
 from conftest import READY, SETTLED, chromium_path
 from pyodide_webmcp.registry import REGISTRY
@@ -34,7 +34,7 @@ def assert_tools_work(page):
 
 def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     snapshot = json.loads(MANIFEST.read_text())["snapshot"]
-    assert snapshot["inputs"] == snapshot_inputs_digest(chromium_path())
+    assert snapshot["inputs"] == snapshot_inputs_digest(chromium_path(), SITE_BRIDGE_ASSETS, SITE / "static" / "pyodide")
     assert (SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
     assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "pyodide_webmcp"}
 
@@ -78,7 +78,7 @@ HEAP_BYTES = json.loads(MANIFEST.read_text())["snapshot"]["heapBytes"] if MANIFE
     ids=["zeros", "short", "not-gzip"],
 )
 def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body, reasons):
-    route = ("**/static/bridge/snapshot.gz", lambda route: route.fulfill(status=200, body=body))
+    route = ("**/static/bridge/snapshot.gz*", lambda route: route.fulfill(status=200, body=body))
     context, page = open_lab(browser, site_url, route=route)
     try:
         status = page.inner_text(READY)
