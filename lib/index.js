@@ -43,6 +43,30 @@ async function kernelPyodide() {
   return { pyodideUrl, indexUrl };
 }
 
+/**
+ * Which JupyterLite app this page is. The bridge serves the lab (every notebook) and the Notebook
+ * app's notebook page (the one notebook it shows); the tree, editor, console and REPL pages show no
+ * notebook the agent could work on, so nothing starts there.
+ */
+function pageKind(tracker, docManager) {
+  const notebookPage = PageConfig.getOption('notebookPage');
+  if (notebookPage) {
+    return notebookPage === 'notebooks' ? 'notebooks' : 'other';
+  }
+  return tracker && docManager ? 'lab' : 'other';
+}
+
+// Links an agent can be given to reach a notebook this page cannot open (see adapter/lab.py).
+const pageLinks = kind => {
+  const link = (app, path) =>
+    `${URLExt.join(PageConfig.getBaseUrl(), app, 'index.html')}?path=${encodeURIComponent(path)}`;
+  return {
+    opensNotebooks: kind === 'lab',
+    notebookUrl: path => link('notebooks', path),
+    labUrl: path => link('lab', path)
+  };
+};
+
 const documentVersions = new WeakMap();
 let lastDocumentVersion = 0;
 
@@ -81,7 +105,8 @@ const readers = {
     notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
 };
 
-function createStatusItem(statusBar) {
+// The status item: in the status bar where the app has one (the lab), else a small fixed indicator.
+function createStatusItem(app, statusBar) {
   const item = new Widget();
   item.addClass('jp-webmcp-status');
   const setStatus = (state, text) => {
@@ -92,6 +117,9 @@ function createStatusItem(statusBar) {
   };
   if (statusBar) {
     statusBar.registerStatusItem(PLUGIN_ID, { item, align: 'left', rank: 1000 });
+  } else {
+    item.addClass('jp-webmcp-indicator');
+    app.started.then(() => Widget.attach(item, document.body));
   }
   return setStatus;
 }
@@ -117,11 +145,16 @@ const plugin = {
   id: PLUGIN_ID,
   description: 'Serves the notebook tools to browser agents over WebMCP.',
   autoStart: true,
-  requires: [INotebookTracker, IDocumentManager],
-  optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette],
+  // Optional so that every app shows the status, including the REPL, which has no notebooks.
+  optional: [INotebookTracker, IDocumentManager, IStatusBar, IDefaultFileBrowser, ICommandPalette],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette) => {
-    const setStatus = createStatusItem(statusBar);
+    const setStatus = createStatusItem(app, statusBar);
+    const kind = pageKind(tracker, docManager);
     const mode = new URLSearchParams(window.location.search).get('webmcp');
+    if (kind === 'other') {
+      setStatus('off', 'WebMCP: not on this page (the agent\'s tools run in the lab and notebook pages)');
+      return;
+    }
     if (mode === 'off') {
       setStatus('off', 'WebMCP: off (?webmcp=off)');
       return;
@@ -133,7 +166,8 @@ const plugin = {
     }
     setStatus('booting', 'WebMCP: booting…');
     // Never block activation: the lab works whether or not the bridge boots.
-    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }, mode !== 'plain')
+    const page = pageLinks(kind);
+    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page }, mode !== 'plain')
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

@@ -10,6 +10,7 @@ from .text import clamp_chars, clamp_utf8
 class ErrorCode(str, Enum):
     NO_ACTIVE_NOTEBOOK = "NO_ACTIVE_NOTEBOOK"
     NOTEBOOK_NOT_FOUND = "NOTEBOOK_NOT_FOUND"
+    NOTEBOOK_NOT_IN_THIS_PAGE = "NOTEBOOK_NOT_IN_THIS_PAGE"
     CELL_NOT_FOUND = "CELL_NOT_FOUND"
     STALE_CELL = "STALE_CELL"
     INVALID_PATH = "INVALID_PATH"
@@ -39,6 +40,10 @@ class ErrorCode(str, Enum):
 ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_ACTIVE_NOTEBOOK: "No notebookPath was given and no notebook is current.",
     ErrorCode.NOTEBOOK_NOT_FOUND: "The path is not an existing notebook (or directory, for listings).",
+    ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE: (
+        "The notebook exists but this page (the Notebook app's page of another notebook) cannot open it; "
+        "the error carries the URL of a page that can (`url`, `labUrl`)."
+    ),
     ErrorCode.CELL_NOT_FOUND: "No such cell id in the notebook.",
     ErrorCode.STALE_CELL: "expectedSourceHash no longer matches the cell; nothing was written.",
     ErrorCode.INVALID_PATH: "The path is absolute, escapes the workspace, uses a backslash, or names the wrong kind of file.",
