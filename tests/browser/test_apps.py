@@ -34,8 +34,7 @@ def test_the_notebook_page_serves_its_own_notebook(notebook_page):
     assert [cell["id"] for cell in cells["cells"]] == ["greeting", "arithmetic"]
     context = notebook_page.call("jupyter_get_context")
     assert context["notebook"]["path"] == "demo.ipynb"
-    notebook_page.wait_for(
-        lambda: notebook_page.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    notebook_page.open_with_idle_kernel("demo.ipynb")  # its own notebook: opening it only reveals it
     ran = notebook_page.call("jupyter_run_cells", {"cellIds": ["arithmetic"]})
     assert ran["results"][0]["status"] == "ok" and ran["results"][0]["outputSummary"] == "42", ran
 

@@ -56,9 +56,9 @@ def test_a_sub_path_with_a_strict_content_security_policy(page, served):
     violations = []
     page.on("console", lambda message: violations.append(message.text)
             if "Content Security Policy" in message.text else None)
-    lab.open("?path=demo.ipynb")
+    lab.open()
     assert page.inner_text(READY) == f"WebMCP: ready ({len(REGISTRY)} tools; snapshot start)"
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    lab.open_with_idle_kernel("demo.ipynb")
     ran = lab.call("jupyter_run_cells", {"cellIds": ["arithmetic"]})
     assert ran["results"][0]["outputSummary"] == "42", ran
     assert violations == []

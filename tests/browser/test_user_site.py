@@ -155,7 +155,7 @@ def test_with_a_shipped_pyodide_the_site_starts_fast_and_stays_offline(browser, 
         lab = Lab(page, base)
         assert [cell["id"] for cell in lab.call("jupyter_get_cells", {"notebookPath": "welcome.ipynb"})["cells"]] == [
             "about", "answer"]
-        lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+        lab.open_with_idle_kernel("welcome.ipynb")
         ran = lab.call("jupyter_run_cells", {"notebookPath": "welcome.ipynb", "cellIds": ["answer"]})
         assert ran["results"][0]["outputSummary"] == "42", ran
     finally:
