@@ -4,6 +4,7 @@
     python3 build.py serve     build the demo site and serve it on 127.0.0.1
     python3 build.py test      install what is missing, build, run every test
     python3 build.py build     build the demo site into build/site
+    python3 build.py wheel     build the prebuilt wheel into dist/ (installs without Node)
     python3 build.py docs      regenerate docs/tools.md from the tool registry
     python3 build.py bench     build, then measure boot in headless Chromium
     python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
@@ -86,6 +87,7 @@ def main() -> None:
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--no-build", action="store_true", help="serve the existing build/site")
     commands.add_parser("build", help="build the demo site into build/site")
+    commands.add_parser("wheel", help="build the prebuilt wheel into dist/ (installs without Node)")
     commands.add_parser("labextension", help="build the JupyterLab extension into build/labextension")
     docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
     docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
@@ -123,6 +125,8 @@ def main() -> None:
         server.serve(args.port)
     elif args.command == "build":
         build_site()
+    elif args.command == "wheel":
+        site.build_wheel()
     elif args.command == "labextension":
         site.build_labextension()
     elif args.command == "docs":

@@ -13,6 +13,11 @@ CHROMIUM_FLAGS = ["--enable-features=WebMCP", "--no-sandbox", "--disable-gpu", "
 
 
 def ensure_node_modules() -> None:
+    if shutil.which("npm") is None:
+        raise RuntimeError(
+            "Building jupyterlite-pyodide-webmcp from source needs Node.js 20 or later with npm, and npm was not "
+            "found. Install the prebuilt wheel instead (pip install jupyterlite-pyodide-webmcp, or a wheel made "
+            "with python3 build.py wheel), which needs no Node, or install Node.js and npm.")
     stamp = ROOT / "node_modules" / ".lock.sha256"
     wanted = digest(ROOT / "package.json", ROOT / "package-lock.json")
     if not up_to_date(stamp, wanted):

@@ -4,6 +4,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
+DIST = ROOT / "dist"
 CACHE = ROOT / ".cache"
 LABEXTENSION = BUILD / "labextension"
 BRIDGE_ASSETS = LABEXTENSION / "static" / "bridge"

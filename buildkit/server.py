@@ -1,9 +1,15 @@
-"""A static server for the built site, with the MIME types and caching Pyodide needs."""
+"""A static server for the built site, with the MIME types and caching Pyodide needs.
+
+Tests also use it to serve a site the ways real hosts do: under a sub-path (as GitHub Pages serves
+a project site), with extra headers (cross-origin isolation, a Content-Security-Policy), or
+labelling `.gz` files `Content-Encoding: gzip` as some hosts do.
+"""
 
 import functools
 import http.server
 import sys
 from pathlib import Path
+from typing import Optional
 
 from .paths import SITE
 
@@ -18,10 +24,28 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".js": "text/javascript",
         ".json": "application/json",
         ".whl": "application/zip",
+        ".gz": "application/gzip",
     }
+
+    def __init__(self, *args, prefix: str = "/", headers: Optional[dict] = None, gzip_encoding: bool = False,
+                 **kwargs):
+        self.prefix = prefix
+        self.extra_headers = headers or {}
+        self.gzip_encoding = gzip_encoding
+        super().__init__(*args, **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        """Only paths under the prefix exist; they map to the site's root."""
+        if not path.startswith(self.prefix):
+            return str(Path(self.directory) / "__outside_the_prefix__")
+        return super().translate_path("/" + path[len(self.prefix):])
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
+        if self.gzip_encoding and self.path.split("?")[0].endswith(".gz"):
+            self.send_header("Content-Encoding", "gzip")
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
@@ -36,8 +60,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def site_server(port: int = 0, directory: Path = SITE) -> SiteServer:
-    return SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory)))
+def site_server(port: int = 0, directory: Path = SITE, **options) -> SiteServer:
+    """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding."""
+    return SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory), **options))
 
 
 def serve(port: int) -> None:

@@ -1,6 +1,7 @@
-"""The prebuilt labextension and the demo site: the JS host, the bridge's wheels, the site's Pyodide."""
+"""The prebuilt labextension, its wheel, and the demo site: the JS host, the bridge's wheels, the site's Pyodide."""
 
 import gzip
+import hashlib
 import json
 import shutil
 import sys
@@ -14,6 +15,7 @@ from .paths import (
     BRIDGE_ASSETS,
     BRIDGE_SOURCE,
     BUILD,
+    DIST,
     LITE,
     NPM_PYODIDE,
     PYODIDE_CORE_FILES,
@@ -24,14 +26,21 @@ from .paths import (
 )
 from .shell import log, run
 from .snapshot import add_snapshot
+from .stamps import digest
 from .wheels import build_bridge_wheel, download_wasm_wheels, pyodide_lock
 
 BRIDGE_MODULE = "pyodide_webmcp"
 FILES_PACK = "site-packages.pack.gz"
 
 
+def npm_pyodide_version() -> str:
+    """The Pyodide release the extension is built for (the npm package pinned in package.json)."""
+    return json.loads((NPM_PYODIDE / "package.json").read_text())["version"]
+
+
 def build_labextension() -> None:
-    """The prebuilt extension: the JS host plus the bridge wheels in its static assets."""
+    """The prebuilt extension: the JS host, and in its static assets the bridge wheels, Python's
+    standard library compiled to bytecode and the memory snapshot, made for one Pyodide release."""
     ensure_node_modules()
     from jupyter_builder.federated_extensions import build_labextension as build_js
 
@@ -46,11 +55,26 @@ def build_labextension() -> None:
     for wheel in wheels:
         shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
     shutil.copy2(BOOT_MODULE, BRIDGE_ASSETS / BOOT_MODULE.name)
-    manifest = {"module": BRIDGE_MODULE, "wheels": sorted(wheel.name for wheel in wheels),
+    shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
+    manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
+                "wheels": sorted(wheel.name for wheel in wheels),
                 "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"),
                 "files": pack_files(wheels, BRIDGE_ASSETS / FILES_PACK)}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    log(f"labextension ready: {len(wheels)} bridge wheels")
+    add_snapshot(BRIDGE_ASSETS)
+    manifest = json.loads((BRIDGE_ASSETS / "manifest.json").read_text())
+    manifest["build"] = build_id(BRIDGE_ASSETS)
+    (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    log(f"labextension ready: {len(wheels)} bridge wheels, build {manifest['build']}")
+
+
+def build_id(assets: Path) -> str:
+    """A digest of every asset but the manifest: the version the host asks for, so caches never mix builds."""
+    sha = hashlib.sha256()
+    for path in sorted(assets.rglob("*")):
+        if path.is_file() and path.name != "manifest.json":
+            sha.update(f"{path.relative_to(assets).as_posix()}:{digest(path)}\n".encode())
+    return sha.hexdigest()[:16]
 
 
 def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
@@ -88,39 +112,43 @@ def pack_files(wheels: list[Path], destination: Path) -> str:
 
 
 def prepare_site_pyodide() -> None:
-    """Pyodide core from npm plus the kernel's wheels, with a lock listing only what ships."""
+    """Pyodide core from npm (as released) plus the kernel's wheels, with a lock listing only what ships.
+
+    The kernel starts with the extension's bytecode standard library instead of the one here
+    (lite/jupyter-lite.json, loadPyodideOptions.stdLibURL): one download for kernel and bridge.
+    """
     ensure_node_modules()
     shutil.rmtree(SITE_PYODIDE, ignore_errors=True)
     SITE_PYODIDE.mkdir(parents=True)
     for name in PYODIDE_CORE_FILES:
-        if name != STDLIB_ZIP:
-            shutil.copy2(NPM_PYODIDE / name, SITE_PYODIDE / name)
-    shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], SITE_PYODIDE / STDLIB_ZIP)
+        shutil.copy2(NPM_PYODIDE / name, SITE_PYODIDE / name)
     compiled = precompile("wheel", download_wasm_wheels(LITE / "kernel-requirements.txt"))
     wheels = [Path(shutil.copy2(wheel, SITE_PYODIDE / wheel.name)) for wheel in compiled]
     # The npm lock names 356 packages that live on a CDN: only its info block is kept.
     npm_info = json.loads((NPM_PYODIDE / "pyodide-lock.json").read_text())["info"]
-    npm_version = json.loads((NPM_PYODIDE / "package.json").read_text())["version"]
-    lock = pyodide_lock(wheels, npm_info, npm_version)
+    lock = pyodide_lock(wheels, npm_info, npm_pyodide_version())
     lock.to_json(SITE_PYODIDE / "pyodide-lock.json", indent=1)
     log(f"site pyodide ready: {len(lock.packages)} kernel wheels")
 
 
-def install_extension() -> None:
-    """pip install . into the venv, exactly as a user would: the hook builds the labextension."""
-    run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-        "--force-reinstall", ROOT)
+def build_wheel() -> Path:
+    """The prebuilt wheel in dist/: the labextension as shared data, nothing to build at install."""
+    shutil.rmtree(DIST, ignore_errors=True)
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", DIST, ROOT)
+    wheel = next(DIST.glob("*.whl"))
+    log(f"wheel: {wheel.relative_to(ROOT)}, {wheel.stat().st_size / 2**20:.1f} MiB")
+    return wheel
 
 
 def build_site() -> None:
-    """A stock `jupyter lite build` of lite/, finding the installed extension by itself."""
-    install_extension()
+    """The prebuilt wheel installed into the venv as a user would, then a stock `jupyter lite build` of lite/."""
+    wheel = build_wheel()
+    run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
     prepare_site_pyodide()
     # A clean build: jupyterlite's task cache would skip patching a fresh output folder.
     shutil.rmtree(SITE, ignore_errors=True)
     (LITE / ".jupyterlite.doit.db").unlink(missing_ok=True)
     run(Path(sys.executable).parent / "jupyter", "lite", "build", cwd=LITE)
-    add_snapshot()
     size = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
     log(f"site built in {SITE.relative_to(ROOT)}: {size / 2**20:.1f} MiB")
 

@@ -1,9 +1,13 @@
 // Starts the bridge's main-thread Pyodide, shared by the JupyterLab host and the
 // build-time snapshot maker (so both runs set the interpreter up identically).
 //
-// Snapshot path: restore the interpreter from the memory snapshot made at build
-// time (Python started, bridge imported, tool schemas built), then put the
-// wheels' files back (the filesystem is not part of the snapshot).
+// The interpreter is the site's Pyodide (the one the kernel loads). When it is the
+// Pyodide release this extension was built for, Python's standard library comes
+// from the extension (compiled to bytecode at build time) and the snapshot applies.
+//
+// Snapshot path: restore the interpreter from the memory snapshot made when the
+// extension was built (Python started, bridge imported, tool schemas built), then
+// put the wheels' files back (the filesystem is not part of the snapshot).
 // Plain path: start Pyodide and install the wheels.
 //
 // Making and restoring a snapshot both load the compiled extension modules
@@ -19,34 +23,66 @@ async function fetchOk(url) {
   return response;
 }
 
+// Assets that must match each other (the snapshot, the files it expects, the extension modules it
+// links) carry the build's id, so a browser never mixes a cached file of one deploy with another's.
+const versioned = ({ assetsUrl, manifest }, file) =>
+  manifest.build ? `${assetsUrl}${file}?v=${manifest.build}` : assetsUrl + file;
+
+const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0];
+
 const fetchBytes = async url => new Uint8Array(await (await fetchOk(url)).arrayBuffer());
 
-const inflate = response => response.body.pipeThrough(new DecompressionStream('gzip'));
+// Reads a .gz asset, inflated, chunk by chunk. The page inflates it, unless the server labelled
+// it `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
+async function readGzip(url, onChunk) {
+  const response = await fetchOk(url);
+  const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
+  const stream = inflatedByBrowser ? response.body : response.body.pipeThrough(new DecompressionStream('gzip'));
+  const reader = stream.getReader();
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      onChunk(chunk.value);
+    }
+  } catch (error) {
+    if (inflatedByBrowser || !(error instanceof TypeError)) {
+      throw error;
+    }
+    // The browser's message ("incorrect header check") names neither the file nor the cause.
+    const served = response.headers.get('Content-Type') || 'no Content-Type';
+    throw new Error(
+      `${fileName(url)} arrived altered (served as ${served}; ${error.message.replace(/\.$/, '')}): ` +
+        'serve .gz files byte for byte, as application/gzip'
+    );
+  }
+}
 
-const gunzip = async url => new Uint8Array(await new Response(inflate(await fetchOk(url))).arrayBuffer());
+async function gunzip(url) {
+  const chunks = [];
+  await readGzip(url, chunk => chunks.push(chunk));
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
 
 // Inflates a gzip file into `target`, which it must fill exactly.
 async function gunzipInto(url, target) {
-  const reader = inflate(await fetchOk(url)).getReader();
   let offset = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (offset + chunk.value.length > target.length) {
-      throw new Error(`${url} is larger than the manifest says`);
+  await readGzip(url, chunk => {
+    if (offset + chunk.length > target.length) {
+      throw new Error(`${fileName(url)} is larger than the manifest says`);
     }
-    target.set(chunk.value, offset);
-    offset += chunk.value.length;
-  }
+    target.set(chunk, offset);
+    offset += chunk.length;
+  });
   if (offset !== target.length) {
-    throw new Error(`${url} is smaller than the manifest says`);
+    throw new Error(`${fileName(url)} is smaller than the manifest says`);
   }
 }
 
 // Extension modules are fetched and compiled while everything else loads
 // (streaming compilation lets the browser cache the machine code).
-const compileDynlibs = ({ assetsUrl, manifest }) =>
+const compileDynlibs = site =>
   Promise.all(
-    manifest.dynlibs.map(async ({ file, path }) => {
-      const url = assetsUrl + file;
+    site.manifest.dynlibs.map(async ({ file, path }) => {
+      const url = versioned(site, file);
       const module = await WebAssembly.compileStreaming(fetch(url)).catch(async () =>
         WebAssembly.compile(await fetchBytes(url))
       );
@@ -85,16 +121,26 @@ function preloadDynlibs(dynlibs, restore) {
   };
 }
 
+/**
+ * The site's Pyodide module, and the standard library to start it with: the extension's compiled
+ * one (the one the snapshot was made with) when the release matches, else the site's own.
+ */
+async function interpreterSetup(site) {
+  const { loadPyodide, version } = await import(/* webpackIgnore: true */ site.pyodideUrl);
+  const fits = version === site.manifest.pyodideVersion;
+  return { ...site, loadPyodide, version, fits, stdLibUrl: fits ? site.assetsUrl + site.manifest.stdlib : null };
+}
+
 // Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`.
-async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, { restore, makeSnapshot } = {}) {
-  const indexURL = new URL('./', pyodideUrl).href;
+async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
+  const { loadPyodide, indexUrl, stdLibUrl } = setup;
+  const files = { indexURL: indexUrl, ...(stdLibUrl ? { stdLibURL: stdLibUrl } : {}) };
   if (!restore && !makeSnapshot) {
-    return (await import(/* webpackIgnore: true */ pyodideUrl)).loadPyodide({ indexURL });
+    return loadPyodide(files);
   }
-  const [{ loadPyodide }, { default: createModule }, dynlibs] = await Promise.all([
-    import(/* webpackIgnore: true */ pyodideUrl),
-    import(/* webpackIgnore: true */ indexURL + 'pyodide.asm.mjs'),
-    compileDynlibs({ assetsUrl, manifest })
+  const [{ default: createModule }, dynlibs] = await Promise.all([
+    import(/* webpackIgnore: true */ indexUrl + 'pyodide.asm.mjs'),
+    compileDynlibs(setup)
   ]);
   let preRunError;
   const createPyodideModule = settings => {
@@ -109,7 +155,7 @@ async function loadInterpreter({ pyodideUrl, assetsUrl, manifest }, { restore, m
     : { _makeSnapshot: true, jsglobals: makeSnapshot.jsglobals };
   let pyodide;
   try {
-    pyodide = await loadPyodide({ indexURL, createPyodideModule, ...options });
+    pyodide = await loadPyodide({ ...files, createPyodideModule, ...options });
   } catch (error) {
     throw preRunError || error;
   }
@@ -152,9 +198,9 @@ async function snapshotBoot(site) {
   }
   // The snapshot downloads and inflates while Pyodide's own files load and compile.
   const memory = new Uint8Array(snapshot.heapBytes);
-  const inflated = gunzipInto(site.assetsUrl + snapshot.file, memory);
+  const inflated = gunzipInto(versioned(site, snapshot.file), memory);
   inflated.catch(() => {}); // reported through the preRun step
-  const files = gunzip(site.assetsUrl + site.manifest.files);
+  const files = gunzip(versioned(site, site.manifest.files));
   files.catch(() => {}); // awaited below; a failure there falls back like any other
   const pyodide = await loadInterpreter(site, { restore: { memory, inflated } });
   performance.mark('webmcp:stage:restored');
@@ -163,35 +209,60 @@ async function snapshotBoot(site) {
   return pyodide;
 }
 
+// One line saying why a restore failed (a Python error's last line is the exception).
+function restoreFailure(error) {
+  const lines = String(error.message || error).trim().split('\n');
+  if (lines[0].startsWith('Snapshot build id mismatch')) {
+    return "the site's Pyodide is another build than the one the snapshot was made with";
+  }
+  return lines.pop();
+}
+
+// Why the snapshot cannot be used, or null when it can.
+function snapshotUnusable(setup, allowSnapshot) {
+  const { manifest, version } = setup;
+  if (!manifest.snapshot) {
+    return 'this build of jupyterlite-pyodide-webmcp ships no snapshot';
+  }
+  if (!setup.fits) {
+    return `the site's Pyodide is ${version}; the snapshot was made for Pyodide ${manifest.pyodideVersion}`;
+  }
+  return allowSnapshot ? null : 'the URL asks for ?webmcp=plain';
+}
+
 /**
- * Start Pyodide with the bridge imported. Returns {pyodide, bridge, path, fallback}:
- * path is 'snapshot' or 'plain'; fallback says why a shipped snapshot was not used.
+ * Start Pyodide with the bridge imported. `site`: {pyodideUrl, indexUrl, assetsUrl, manifest}.
+ * Returns {pyodide, bridge, path, fallback}: path is 'snapshot' or 'plain'; fallback says why the
+ * snapshot was not used.
  */
 export async function startInterpreter(site, { allowSnapshot = true } = {}) {
-  let fallback = null;
-  if (site.manifest.snapshot && allowSnapshot) {
+  const setup = await interpreterSetup(site);
+  let fallback = snapshotUnusable(setup, allowSnapshot);
+  if (!fallback) {
     try {
-      const pyodide = await snapshotBoot(site);
+      const pyodide = await snapshotBoot(setup);
       const bridge = pyodide.pyimport(site.manifest.module);
       bridge.reseed();
       return { pyodide, bridge, path: 'snapshot', fallback };
     } catch (error) {
       console.warn('WebMCP bridge: snapshot restore failed, starting from scratch', error);
-      fallback = String(error.message || error).trim().split('\n').pop();
+      fallback = restoreFailure(error);
     }
-  } else if (site.manifest.snapshot) {
-    fallback = 'the URL asks for ?webmcp=plain';
   }
-  const pyodide = await plainBoot(site);
+  const pyodide = await plainBoot(setup);
   return { pyodide, bridge: pyodide.pyimport(site.manifest.module), path: 'plain', fallback };
 }
 
 /** Build time only: the memory snapshot of a freshly started bridge, and what a restore needs. */
 export async function makeSnapshot(site) {
+  const setup = await interpreterSetup(site);
+  if (!setup.fits) {
+    throw new Error(`Pyodide ${setup.version} is not the ${site.manifest.pyodideVersion} the extension is built for`);
+  }
   // Python reads JS globals through this object while the snapshot records their paths.
   const jsglobals = new Proxy({}, { get: (_, key) => globalThis[key], has: (_, key) => key in globalThis });
-  const pyodide = await loadInterpreter(site, { makeSnapshot: { jsglobals } });
-  await pyodide.loadPackage(wheelUrls(site));
+  const pyodide = await loadInterpreter(setup, { makeSnapshot: { jsglobals } });
+  await pyodide.loadPackage(wheelUrls(setup));
   pyodide.pyimport(site.manifest.module).prepare();
   // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
   const loadedPackages = {};

@@ -1,6 +1,7 @@
 // Thin host: boots a main-thread Pyodide, loads the bridge wheels shipped in
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/pyodide_webmcp); nothing here knows about tools.
+import './atomics-wait-async';
 import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
 import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
@@ -15,18 +16,59 @@ import { loadSettings, untilEnabled } from './settings.js';
 
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
 const KERNEL_PLUGIN_ID = '@jupyterlite/pyodide-kernel-extension:kernel';
-const DEFAULT_PYODIDE_URL = './static/pyodide/pyodide.mjs';
+// The kernel extension's settings schema, beside this extension: its pyodideUrl default is the
+// kernel's own CDN Pyodide, used when the site configures none.
+const KERNEL_SCHEMA = '../../@jupyterlite/pyodide-kernel-extension/static/schema/kernel.v0.schema.json';
 
-function pyodideUrl() {
-  const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
-  const url = (settings[KERNEL_PLUGIN_ID] || {}).pyodideUrl || DEFAULT_PYODIDE_URL;
-  return new URL(url, URLExt.join(PageConfig.getBaseUrl(), '/')).href;
+// The federated bundle's own public path is this extension's static folder.
+const assetsUrl = () => new URL('bridge/', __webpack_public_path__).href;
+
+/**
+ * The Pyodide the Pyodide kernel loads, resolved as the kernel resolves it: the site's pyodideUrl
+ * (relative to the page, after JupyterLite rewrote "./" to the site root), else the kernel's
+ * default; the folder of its files is loadPyodideOptions.indexURL if set, else pyodideUrl's.
+ */
+async function kernelPyodide() {
+  const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}')[KERNEL_PLUGIN_ID] || {};
+  let url = settings.pyodideUrl;
+  if (!url) {
+    const schema = await fetch(new URL(KERNEL_SCHEMA, __webpack_public_path__)).catch(() => null);
+    if (!schema || !schema.ok) {
+      throw new Error('this site has no Pyodide kernel (jupyterlite-pyodide-kernel) to share a Pyodide with');
+    }
+    url = (await schema.json()).properties.pyodideUrl.default;
+  }
+  const pyodideUrl = URLExt.parse(url).href;
+  const { indexURL } = settings.loadPyodideOptions || {};
+  const indexUrl = indexURL
+    ? new URL(indexURL, PageConfig.getBaseUrl()).href
+    : pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
+  return { pyodideUrl, indexUrl };
 }
 
-function assetsUrl() {
-  // The federated bundle's own public path is this extension's static folder.
-  return new URL('bridge/', __webpack_public_path__).href;
+/**
+ * Which JupyterLite app this page is. The bridge serves the lab (every notebook) and the Notebook
+ * app's notebook page (the one notebook it shows); the tree, editor, console and REPL pages show no
+ * notebook the agent could work on, so nothing starts there.
+ */
+function pageKind(tracker, docManager) {
+  const notebookPage = PageConfig.getOption('notebookPage');
+  if (notebookPage) {
+    return notebookPage === 'notebooks' ? 'notebooks' : 'other';
+  }
+  return tracker && docManager ? 'lab' : 'other';
 }
+
+// Links an agent can be given to reach a notebook this page cannot open (see adapter/lab.py).
+const pageLinks = kind => {
+  const link = (app, path) =>
+    `${URLExt.join(PageConfig.getBaseUrl(), app, 'index.html')}?path=${encodeURIComponent(path)}`;
+  return {
+    opensNotebooks: kind === 'lab',
+    notebookUrl: path => link('notebooks', path),
+    labUrl: path => link('lab', path)
+  };
+};
 
 const documentVersions = new WeakMap();
 let lastDocumentVersion = 0;
@@ -66,7 +108,8 @@ const readers = {
     notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
 };
 
-function createStatusItem(statusBar) {
+// The status item: in the status bar where the app has one (the lab), else a small fixed indicator.
+function createStatusItem(app, statusBar) {
   const item = new Widget();
   item.addClass('jp-webmcp-status');
   const setStatus = (state, text) => {
@@ -77,6 +120,9 @@ function createStatusItem(statusBar) {
   };
   if (statusBar) {
     statusBar.registerStatusItem(PLUGIN_ID, { item, align: 'left', rank: 1000 });
+  } else {
+    item.addClass('jp-webmcp-indicator');
+    app.started.then(() => Widget.attach(item, document.body));
   }
   return setStatus;
 }
@@ -90,11 +136,13 @@ async function boot(handoff, allowSnapshot, settingsLoaded) {
     handoff.setStatus('booting', 'WebMCP: booting…');
   }
   const assets = assetsUrl();
-  const [manifest, { startInterpreter }] = await Promise.all([
-    fetch(assets + 'manifest.json').then(response => response.json()),
-    import(/* webpackIgnore: true */ assets + 'boot.mjs')
+  const [manifest, pyodide] = await Promise.all([
+    // Revalidated on every load: after a redeploy it names the new build's files (see docs/deploy.md).
+    fetch(assets + 'manifest.json', { cache: 'no-cache' }).then(response => response.json()),
+    kernelPyodide()
   ]);
-  const site = { pyodideUrl: pyodideUrl(), assetsUrl: assets, manifest };
+  const { startInterpreter } = await import(/* webpackIgnore: true */ `${assets}boot.mjs?v=${manifest.build}`);
+  const site = { ...pyodide, assetsUrl: assets, manifest };
   const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
   performance.mark('webmcp:stage:imported');
   await handoff.app.restored;
@@ -106,13 +154,18 @@ const plugin = {
   id: PLUGIN_ID,
   description: 'Serves the notebook tools to browser agents over WebMCP.',
   autoStart: true,
-  requires: [INotebookTracker, IDocumentManager],
-  optional: [IStatusBar, IDefaultFileBrowser, ICommandPalette, ISettingRegistry],
+  // Optional so that every app shows the status, including the REPL, which has no notebooks.
+  optional: [INotebookTracker, IDocumentManager, IStatusBar, IDefaultFileBrowser, ICommandPalette, ISettingRegistry],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry) => {
-    const setStatus = createStatusItem(statusBar);
+    const setStatus = createStatusItem(app, statusBar);
     // Loaded whatever happens next, so the Settings Editor always shows the bridge's settings.
     const settingsLoaded = loadSettings(settingRegistry);
+    const kind = pageKind(tracker, docManager);
     const mode = new URLSearchParams(window.location.search).get('webmcp');
+    if (kind === 'other') {
+      setStatus('off', 'WebMCP: not on this page (the agent\'s tools run in the lab and notebook pages)');
+      return;
+    }
     if (mode === 'off') {
       setStatus('off', 'WebMCP: off (?webmcp=off)');
       return;
@@ -124,7 +177,8 @@ const plugin = {
     }
     setStatus('booting', 'WebMCP: booting…');
     // Never block activation: the lab works whether or not the bridge boots.
-    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus }, mode !== 'plain', settingsLoaded)
+    const page = pageLinks(kind);
+    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page }, mode !== 'plain', settingsLoaded)
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

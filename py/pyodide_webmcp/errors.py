@@ -11,6 +11,7 @@ from .text import clamp_chars, clamp_utf8
 class ErrorCode(str, Enum):
     NO_ACTIVE_NOTEBOOK = "NO_ACTIVE_NOTEBOOK"
     NOTEBOOK_NOT_FOUND = "NOTEBOOK_NOT_FOUND"
+    NOTEBOOK_NOT_IN_THIS_PAGE = "NOTEBOOK_NOT_IN_THIS_PAGE"
     CELL_NOT_FOUND = "CELL_NOT_FOUND"
     STALE_CELL = "STALE_CELL"
     INVALID_PATH = "INVALID_PATH"
@@ -52,6 +53,11 @@ GUIDE: dict[ErrorCode, Guide] = {
     ErrorCode.NOTEBOOK_NOT_FOUND: Guide(
         "The path is not a notebook that exists for the agent (for list_workspace: no such folder, `detail` DIRECTORY_NOT_FOUND).",
         "Check the path with jupyter_list_workspace; hidden notebooks are never listed.",
+        False,
+    ),
+    ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE: Guide(
+        "The notebook exists, but this page (the Notebook app's page of another notebook) cannot open it.",
+        "Ask the human to open `url` (that notebook's page) or `labUrl` (the lab, whose tools reach every notebook).",
         False,
     ),
     ErrorCode.CELL_NOT_FOUND: Guide(

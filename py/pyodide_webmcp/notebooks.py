@@ -19,8 +19,13 @@ from .review import LiveCell, ReviewStore, counts
 from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .views import CellRecord, cell_list, focus_context, notebook_info
 
-READ_ERRORS = (ErrorCode.NO_ACTIVE_NOTEBOOK, ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH)
-"""What resolving a notebook can answer."""
+READ_ERRORS = (
+    ErrorCode.NO_ACTIVE_NOTEBOOK,
+    ErrorCode.NOTEBOOK_NOT_FOUND,
+    ErrorCode.INVALID_PATH,
+    ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE,
+)
+"""What resolving a notebook can answer (the last only in the Notebook app's pages)."""
 WRITE_ERRORS = (*READ_ERRORS, ErrorCode.NOTEBOOK_ACCESS_DENIED)
 """... and resolving it to change it."""
 

@@ -32,6 +32,15 @@ def test_the_snapshot_maker_page_script_parses(tmp_path):
     node_check(tmp_path / "page.mjs")
 
 
+def test_the_extension_is_built_for_the_kernels_default_pyodide():
+    """The snapshot and the bytecode standard library fit one Pyodide release: the kernel's own default."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+
+    from buildkit.site import npm_pyodide_version
+
+    assert npm_pyodide_version() == PYODIDE_VERSION
+
+
 def test_the_pyodide_program_compiles():
     compile(bytecode.PROGRAM.read_text(), str(bytecode.PROGRAM), "exec", dont_inherit=True)
 

@@ -63,6 +63,7 @@ class Lab:
         self._documents = host.docManager
         self._file_browser = js_value(host.fileBrowser)
         self._contents = host.docManager.services.contents
+        self._page = host.page
 
     @property
     def access_defaults(self) -> AccessDefaults:
@@ -84,6 +85,8 @@ class Lab:
         return NotebookHandle(self, panel) if panel is not None and panel.context.isReady else None
 
     async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> NotebookHandle:
+        if not self._page.opensNotebooks and js_value(self._documents.findWidget(path, "Notebook")) is None:
+            raise self._not_in_this_page(path)
         kernel_arg = to_js_object({"name": kernel}) if kernel else None
         panel = js_value(
             self._documents.openOrReveal(path, "Notebook", kernel_arg, to_js_object({"activate": activate}))
@@ -97,6 +100,20 @@ class Lab:
 
     async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
         return await render_image(mime, data)
+
+    def _not_in_this_page(self, path: str) -> ToolError:
+        """The Notebook app shows one notebook per page and opens others in a new browser tab, out of this
+        page's reach (a call waiting there would never return): say where the notebook can be reached."""
+        url, lab_url = str(self._page.notebookUrl(path)), str(self._page.labUrl(path))
+        return ToolError(
+            ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE,
+            f'"{path}" exists but is not open in this page, which shows one notebook; opening it would start a new '
+            f"browser tab that this page's tools cannot reach. Open {url} (its page serves the same tools for "
+            f"that notebook) or the lab, {lab_url}, whose tools reach every notebook.",
+            path=path,
+            url=url,
+            labUrl=lab_url,
+        )
 
     def output_selection_record(self) -> Optional[dict[str, Any]]:
         return self.output_selection.record if self.output_selection is not None else None

@@ -100,7 +100,8 @@ class OpenNotebookResult(TypedDict):
 @tool(
     "jupyter_open_notebook",
     "Open a notebook", read_only=False, destructive=False, idempotent=True,
-    errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH, ErrorCode.CELL_NOT_FOUND, ErrorCode.LAB_ERROR),
+    errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH, ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE, ErrorCode.CELL_NOT_FOUND,
+            ErrorCode.LAB_ERROR),
 )
 async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNotebookResult:
     """Open a workspace notebook (or reuse its open tab, unsaved edits and all) and show it; returns its summary, kernel, focus and review counts.

@@ -138,7 +138,7 @@ def _notebook_name(raw: str) -> str:
 @tool(
     "jupyter_create_notebook",
     "Create a notebook", read_only=False, destructive=False, idempotent=False, untrusted_content=False,
-    errors=(ErrorCode.INVALID_PATH, ErrorCode.PATH_EXISTS, ErrorCode.LAB_ERROR),
+    errors=(ErrorCode.INVALID_PATH, ErrorCode.PATH_EXISTS, ErrorCode.LAB_ERROR, ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE),
 )
 async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
     """Create an empty notebook in the workspace and open it, never overwriting a file; returns its path, summary and kernel.

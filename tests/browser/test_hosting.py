@@ -1,0 +1,77 @@
+"""The demo site served the ways static hosts serve it: cross-origin isolated, under a sub-path with a
+strict Content-Security-Policy, and with `.gz` files labelled `Content-Encoding: gzip`."""
+
+import threading
+
+import pytest
+from conftest import (
+    BOOT_TIMEOUT_MS,
+    DEFAULT_TOOLS,
+    READY,
+    SETTLED,
+    Lab,
+    code_cell,
+    notebook_json,
+)
+
+from buildkit.server import site_server
+
+ISOLATION = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
+# docs/deploy.md's policy: what JupyterLab itself needs (inline styles, eval, data: images); nothing off the site.
+CSP = {"Content-Security-Policy": "default-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data: blob:"}
+RUNS = 30
+
+
+@pytest.fixture
+def served():
+    """Start a server of the built site with the given options; yields its origin (plus prefix)."""
+    servers = []
+
+    def start(**options) -> str:
+        server = site_server(0, **options)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}{options.get('prefix', '/').rstrip('/')}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(service_workers="block")
+    yield context.new_page()
+    context.close()
+
+
+def test_cross_origin_isolated_runs_all_settle(page, served):
+    """coincident 1.2.3 (the kernel's transport when isolated) loses fast replies without the host's shim."""
+    lab = Lab(page, served(headers=ISOLATION))
+    lab.open()
+    assert page.evaluate("() => crossOriginIsolated") is True
+    lab.save_file("isolated.ipynb", notebook_json([code_cell(f"c{i}", f"x{i} = {i}") for i in range(4)]))
+    lab.open_with_idle_kernel("isolated.ipynb")
+    for _ in range(RUNS):
+        result = lab.call("jupyter_run_cells", {"cellIds": ["c0", "c1", "c2", "c3"]})
+        assert result.get("status") == "ok", result  # "pending": a cell never settled within the call budget
+        assert [r["status"] for r in result["results"]] == ["ok"] * 4, result
+
+
+def test_a_sub_path_with_a_strict_content_security_policy(page, served):
+    lab = Lab(page, served(prefix="/myproj/", headers=CSP))
+    violations = []
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    lab.open()
+    assert page.inner_text(READY) == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
+    lab.open_with_idle_kernel("demo.ipynb")
+    ran = lab.call("jupyter_run_cells", {"cellIds": ["arithmetic"]})
+    assert ran["results"][0]["outputSummary"] == "42", ran
+    assert violations == []
+
+
+def test_gz_files_labelled_content_encoding_gzip_still_restore_the_snapshot(page, served):
+    page.goto(f"{served(gzip_encoding=True)}/lab/index.html")
+    assert page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS).inner_text() == (
+        f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)")
