@@ -16,7 +16,7 @@ from ..port import NotebookPort
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellType, DiffKind, NotebookInfo
+from ..shapes import CellType, DiffKind, NotebookInfo, ProposalOutcome
 from .editing import check_hash
 
 EDIT_ERRORS = (
@@ -37,14 +37,10 @@ class CellRef(TypedDict):
     sourceHash: str
 
 
-class EditResult(TypedDict):
+class EditResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellRef]
     status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 class GuardedArguments(Arguments):

@@ -12,7 +12,7 @@ from ..port import NotebookPort
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellSnapshot, NotebookInfo
+from ..shapes import CellSnapshot, NotebookInfo, ProposalOutcome
 from ..text import clamp_chars
 from ..views import CellRecord, cell_snapshot
 
@@ -37,16 +37,12 @@ class CellResult(TypedDict):
     cell: CellSnapshot
 
 
-class ReviewedResult(TypedDict):
+class ReviewedResult(ProposalOutcome):
     """What a write returns when the human may review it (Propose mode): applied, or denied."""
 
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellSnapshot]
     status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 def reread(notebook: NotebookPort, cell_id: str, include_source: bool) -> CellResult:
@@ -199,15 +195,11 @@ class DeleteCellArguments(Arguments):
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
 
 
-class DeleteCellResult(TypedDict):
+class DeleteCellResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     deletedCellId: NotRequired[str]
     activeCellId: NotRequired[Optional[str]]
     status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 @tool(

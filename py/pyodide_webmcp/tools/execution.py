@@ -21,7 +21,7 @@ from ..port import NotebookPort
 from ..proposals import ask_human, denied
 from ..registry import CallContext, tool
 from ..schema import Arguments, list_bound
-from ..shapes import KernelInfo, NotebookInfo
+from ..shapes import KernelInfo, NotebookInfo, ProposalOutcome
 from ..views import CellRecord
 
 
@@ -48,14 +48,10 @@ class CellRunResult(TypedDict):
     traceback: NotRequired[str]
 
 
-class RunCellsResult(TypedDict):
+class RunCellsResult(ProposalOutcome):
     status: Literal["ok", "error", "aborted", "denied"]
     notebook: NotRequired[NotebookInfo]
     results: NotRequired[list[CellRunResult]]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    proposalId: NotRequired[str]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
