@@ -143,9 +143,11 @@ def _notebook_name(raw: str) -> str:
 async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
     """Create an empty notebook in the workspace and open it, never overwriting a file; returns its path, summary and kernel.
 
-    The name gets .ipynb when missing (at most 256 bytes); kernel picks a
-    kernel by name or language, else the default. An existing file is
-    PATH_EXISTS; a folder that does not exist is INVALID_PATH.
+    Use it for a new notebook; for an existing one use
+    jupyter_open_notebook. The name gets .ipynb when missing (at most 256
+    bytes); kernel picks a kernel by name or language, else the default. An
+    existing file is PATH_EXISTS (nothing is overwritten); a folder that
+    does not exist is INVALID_PATH.
     """
     lab = ctx.lab
     name = _notebook_name(args.name)
