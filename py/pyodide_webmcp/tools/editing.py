@@ -205,8 +205,9 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
     """Delete a cell, only if it still matches the sourceHash you read; returns the deleted id and the cell now active.
 
     A cell the human edited since is kept (STALE_CELL, with its current hash
-    and a preview). Confirm with the human that the cell should go: its
-    source and outputs are not kept anywhere. In Propose mode
+    and a preview). Confirm with the human that the cell should go: only
+    they can get it back (JupyterLab's Undo Cell Operation, while the page
+    is open), and the saved file keeps it until the next save. In Propose mode
     (get_context.proposeMode), if the human also reviews deletes, the call
     waits for their decision (pending past the call budget): "accepted", or
     PROPOSAL_DENIED with their reason.

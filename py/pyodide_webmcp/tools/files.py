@@ -173,7 +173,11 @@ async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> Cr
 
 
 class SaveNotebookArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to save; the current one when omitted.")
+    notebookPath: Optional[str] = Field(
+        None,
+        description="Notebook to save (workspace-relative .ipynb path); the current one when omitted. A notebook that "
+        "is not open has nothing unsaved to write.",
+    )
 
 
 class SaveNotebookResult(TypedDict):
