@@ -3,11 +3,10 @@
 // Python (py/pyodide_webmcp); nothing here knows about tools.
 import './atomics-wait-async';
 import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
-import { CodeCell } from '@jupyterlab/cells';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
-import { INotebookTracker } from '@jupyterlab/notebook';
+import { INotebookCellExecutor, INotebookTracker, NotebookActions, runCell } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
@@ -147,7 +146,8 @@ async function boot(handoff, allowSnapshot, settingsLoaded) {
   performance.mark('webmcp:stage:imported');
   await handoff.app.restored;
   // Python cannot import JupyterLab's classes; hand over the few it calls.
-  await bridge.start({ ...handoff, settings, boot: { path, fallback }, classes: { CodeCell, Dialog, Widget }, readers });
+  const classes = { Dialog, NotebookActions, Widget };
+  await bridge.start({ ...handoff, settings, boot: { path, fallback }, classes, readers });
 }
 
 const plugin = {
@@ -155,8 +155,11 @@ const plugin = {
   description: 'Serves the notebook tools to browser agents over WebMCP.',
   autoStart: true,
   // Optional so that every app shows the status, including the REPL, which has no notebooks.
-  optional: [INotebookTracker, IDocumentManager, IStatusBar, IDefaultFileBrowser, ICommandPalette, ISettingRegistry],
-  activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry) => {
+  optional: [
+    INotebookTracker, IDocumentManager, IStatusBar, IDefaultFileBrowser, ICommandPalette, ISettingRegistry,
+    INotebookCellExecutor
+  ],
+  activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry, executor) => {
     const setStatus = createStatusItem(app, statusBar);
     // Loaded whatever happens next, so the Settings Editor always shows the bridge's settings.
     const settingsLoaded = loadSettings(settingRegistry);
@@ -178,7 +181,10 @@ const plugin = {
     setStatus('booting', 'WebMCP: booting…');
     // Never block activation: the lab works whether or not the bridge boots.
     const page = pageLinks(kind);
-    boot({ app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page }, mode !== 'plain', settingsLoaded)
+    // Agents' runs go through the cell executor the human's Run uses (JupyterLab's own when none is provided).
+    const cellExecutor = executor || { runCell };
+    const handoff = { app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page, cellExecutor };
+    boot(handoff, mode !== 'plain', settingsLoaded)
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

@@ -152,7 +152,8 @@ async def wait_for(call: Call, seconds: float) -> bool:
 
 
 class WaitingFor(TypedDict):
-    """What a pending call waits for: `kernel` (a cell running), `human` (a proposal), `dialog`, or `work`."""
+    """What a pending call waits for: `kernel` (a cell running), `input` (a running cell's input() prompt
+    waits for the human), `human` (a proposal), `dialog`, or `work`."""
 
     kind: str
     cellId: NotRequired[str]
@@ -229,6 +230,12 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
             f"The kernel is running cell {what.get('cellId')} ({what.get('done', 0)} of {what.get('total', 1)} done)"
         )
         advice = " The Pyodide kernel cannot stop running code; restart the kernel to stop it."
+    elif kind == "input":
+        doing = (
+            f"Cell {what.get('cellId')} waits for the human to answer its input() prompt (the box under the cell; "
+            f"{what.get('done', 0)} of {what.get('total', 1)} cells done)"
+        )
+        advice = " Ask the human to answer it, or restart the kernel to stop the run."
     elif kind == "human":
         doing = "The human is reviewing the proposal (Propose mode); they may take as long as they like"
         advice = ""

@@ -68,7 +68,11 @@ class NotebookPort(NotebookReader, Protocol):
         """Whether a kernel is attached, once the session is ready (bounded: a dialog may be asking)."""
 
     async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
-        """Run one code cell as the human would; the reply status, or None if its view is gone."""
+        """Run one code cell as the human's Run does: "ok", "error", "gone" (its view went away mid-run),
+        "died", "restarted" or "dropped"; None if its view is gone before it starts."""
+
+    def waits_for_input(self) -> bool:
+        """A cell of this notebook waits for the human's answer to input()."""
 
     def interrupt_kernel(self) -> None:
         """Send an interrupt without waiting."""

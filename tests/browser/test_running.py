@@ -170,3 +170,43 @@ def test_restart_loses_state_and_no_kernel_is_reported(lab):
     assert lab.error("jupyter_kernel_action", {"action": "interrupt"})["error"] == "KERNEL_UNAVAILABLE"
     markdown_only = lab.call("jupyter_run_cells", {"cellIds": ["prose"]})
     assert markdown_only["status"] == "ok" and markdown_only["results"][0]["status"] == "no-op"
+
+
+ASKS = "asks.ipynb"
+
+
+def test_an_agent_run_goes_through_the_cell_executor_and_waits_for_input_as_the_human_would(lab):
+    lab.save_file(ASKS, notebook_json([code_cell("ask", "name = input('name? ')\nprint('hello', name)"),
+                                       code_cell("other", "print('other ran')")]))
+    lab.open_with_idle_kernel(ASKS)
+    # The executor records timing when the notebook is configured to, as for a human's Run.
+    lab.page.evaluate("""() => {
+        const notebook = window.jupyterapp.shell.currentWidget.content;
+        notebook.notebookConfig = {...notebook.notebookConfig, recordTiming: true};
+    }""")
+    started = time.monotonic()
+    lab.start_call("jupyter_run_cells", {"notebookPath": ASKS, "cellIds": ["ask"]}, key="ask")
+    prompt = lab.page.locator(".jp-Stdin-input")
+    prompt.wait_for(timeout=30_000)
+
+    refused = lab.call("jupyter_run_cells", {"notebookPath": ASKS, "cellIds": ["other"]})["results"][0]
+    assert refused["status"] == "no-op" and "input()" in refused["outputSummary"]
+
+    pending = lab.finish_call("ask")
+    assert time.monotonic() - started < 30
+    assert pending["status"] == "pending" and pending["waitingFor"]["kind"] == "input"
+    assert "input() prompt" in pending["message"]
+    listed = lab.call("jupyter_get_context")["pending"]
+    assert [call["waitingFor"]["kind"] for call in listed if call["pendingId"] == pending["pendingId"]] == ["input"]
+
+    prompt.fill("Ada")
+    prompt.press("Enter")
+    final = lab.call("jupyter_wait_for_result", {"pendingId": pending["pendingId"]})
+    assert final["status"] == "ok" and final["results"][0]["status"] == "ok"
+    assert "hello Ada" in final["results"][0]["outputSummary"]
+    timing = lab.page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[0].getMetadata('execution') || {}"
+    )
+    assert "shell.execute_reply" in timing and "iopub.execute_input" in timing
+    after = lab.call("jupyter_run_cells", {"notebookPath": ASKS, "cellIds": ["other"]})["results"][0]
+    assert after["status"] == "ok" and after["outputSummary"] == "other ran"

@@ -39,6 +39,7 @@ class MemoryNotebook:
         self.active: Optional[int] = 0 if cells else None
         self.kernel_status = "idle"
         self.run_delay = 0.0
+        self.input_pending = False
         self.executions = 0
         self.saved = 0
         self.namespace: dict[str, Any] = {}
@@ -85,6 +86,9 @@ class MemoryNotebook:
         target["execution_count"] = self.executions
         target["outputs"] = [{"output_type": "stream", "name": "stdout", "text": target["source"] + "\n"}]
         return "ok"
+
+    def waits_for_input(self) -> bool:
+        return self.input_pending
 
     async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
         """Runs the snippet in this process (the notebook's "kernel" namespace), its prints streamed as a kernel would."""

@@ -99,3 +99,39 @@ def test_tools_run_against_an_in_memory_lab():
     created = call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "b"}, "message": "why?"})
     listed = call(lab, "jupyter_list_comments", {})
     assert [t["threadId"] for t in listed["threads"]] == [created["thread"]["id"]]
+
+
+def module_names(path: Path) -> set[str]:
+    """The names a module defines or imports at its top level (what `from module import name` can find)."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
+
+
+def test_every_relative_import_names_something_its_module_defines():
+    """Adapter modules only import in the browser (they need `js`): their imports are checked here instead."""
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level == 0 or node.module is None:
+                continue
+            base = path.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*node.module.split("."))
+            source = target / "__init__.py" if target.is_dir() else target.with_suffix(".py")
+            defined = module_names(source)
+            subpackages = {p.stem for p in target.glob("*.py")} if target.is_dir() else set()
+            missing += [
+                f"{path.relative_to(PACKAGE)}: {node.module}.{alias.name}"
+                for alias in node.names
+                if alias.name not in defined | subpackages
+            ]
+    assert missing == []

@@ -6,11 +6,12 @@ running; a wait on the reply alone would never end.
 """
 
 import asyncio
-from typing import Any
+from typing import Any, Awaitable
 
 from pyodide.ffi import create_proxy
 
 from .. import limits
+from ..calls import current_call
 from .ffi import js_value
 
 LOST = {"dead": "died", "terminating": "died", "restarting": "restarted", "autorestarting": "restarted"}
@@ -18,8 +19,20 @@ STARTED_AGAIN = ("starting", "unknown")  # a kernel only passes through these ag
 POLL_SECONDS = 0.25
 
 
-async def watch_execution(execution: Any, session_context: Any) -> str:
-    """The reply's status ("ok", "error", "abort"), or what happened instead: "died", "restarted", "dropped"."""
+class RunCancelled(Exception):
+    """The execution's request was cancelled: the kernel went away under it."""
+
+
+def waits_for_input(session_context: Any) -> bool:
+    """A cell of this notebook shows an input() box the human has not answered yet."""
+    return bool(js_value(session_context.pendingInput))
+
+
+async def watch_execution(execution: Awaitable[str], session_context: Any) -> str:
+    """The execution's status ("ok", "error", ...), or what happened instead: "died", "restarted", "dropped".
+
+    While it waits, the current call says whether the cell waits for the human's input() answer.
+    """
     kernel = js_value(js_value(session_context.session).kernel)
     seen: list[str] = []
     on_status = create_proxy(lambda _kernel, status: seen.append(str(status)))
@@ -42,6 +55,7 @@ async def watch_execution(execution: Any, session_context: Any) -> str:
                     return LOST[status]
                 was_up = was_up or status in ("idle", "busy")
             seen.clear()
+            _say_whether_input_is_awaited(waits_for_input(session_context))
             if str(kernel.status) == "idle":
                 idle_since = idle_since if idle_since is not None else loop.time()
                 if loop.time() - idle_since >= limits.KERNEL_DROPPED_AFTER_MS / 1000:
@@ -49,10 +63,9 @@ async def watch_execution(execution: Any, session_context: Any) -> str:
             else:
                 idle_since = None
         try:
-            reply = js_value(future.result())
-        except Exception:  # the future was disposed: the kernel went away under it
+            return future.result()
+        except RunCancelled:
             return next((LOST[s] for s in seen if s in LOST), "restarted")
-        return str(reply.content.status) if reply is not None else "error"
     finally:
         if not future.done():
             future.cancel()
@@ -60,3 +73,9 @@ async def watch_execution(execution: Any, session_context: Any) -> str:
         session_context.kernelChanged.disconnect(on_kernel)
         on_status.destroy()
         on_kernel.destroy()
+
+
+def _say_whether_input_is_awaited(waiting: bool) -> None:
+    call = current_call()
+    if call is not None and call.waiting_for.get("kind") in ("kernel", "input"):
+        call.wait_on(**{**call.waiting_for, "kind": "input" if waiting else "kernel"})

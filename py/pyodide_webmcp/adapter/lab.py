@@ -50,6 +50,7 @@ class Lab:
         self.app = host.app
         self.settings = settings
         self.classes = host.classes
+        self.cell_executor = host.cellExecutor
         self.readers = host.readers
         self.calls = calls
         self.output_selection = None

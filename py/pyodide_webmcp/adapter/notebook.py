@@ -24,8 +24,9 @@ from ..shapes import Action, Actor, KernelInfo
 from ..snippets import SnippetOutputs
 from ..text import one_line
 from ..views import CellList, CellRecord, EditorState
+from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
-from .kernel_watch import watch_execution
+from .kernel_watch import waits_for_input, watch_execution
 from .snippets import run_snippet
 
 if TYPE_CHECKING:
@@ -307,12 +308,15 @@ class NotebookHandle:
         return widget if str(widget.model.id) == cell_id else None
 
     async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
-        """Run one code cell as the human would; the reply status, or None if its widget is gone."""
+        """Run one code cell as the human's Run does; its status (see watch_execution), or None if its widget is gone."""
         widget = self._widget_for(index, cell_id)
         if widget is None:
             return None
-        execution = self._lab.classes.CodeCell.execute(widget, self._panel.sessionContext)
+        execution = run_through_executor(self._lab, self._panel, widget)
         return await watch_execution(execution, self._panel.sessionContext)
+
+    def waits_for_input(self) -> bool:
+        return waits_for_input(self._panel.sessionContext)
 
     async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
         return await run_snippet(self._panel.sessionContext, code, outputs)

@@ -6,7 +6,7 @@ from pyodide.ffi import create_proxy
 
 from ..snippets import SnippetOutputs
 from .ffi import js_value, to_js_object, to_python
-from .kernel_watch import watch_execution
+from .kernel_watch import RunCancelled, watch_execution
 
 
 async def run_snippet(session_context: Any, code: str, outputs: SnippetOutputs) -> str:
@@ -21,10 +21,17 @@ async def run_snippet(session_context: Any, code: str, outputs: SnippetOutputs) 
         if kind in ("stream", "execute_result", "display_data", "error", "clear_output"):
             outputs.add(kind, to_python(message.content))
 
+    async def reply_status() -> str:
+        try:
+            reply = js_value(await future.done)
+        except Exception:  # the future was disposed: the kernel went away under it
+            raise RunCancelled() from None
+        return str(reply.content.status) if reply is not None else "error"
+
     listener = create_proxy(on_message)
     future.onIOPub = listener
     try:
-        return await watch_execution(future.done, session_context)
+        return await watch_execution(reply_status(), session_context)
     finally:
         future.onIOPub = None
         listener.destroy()

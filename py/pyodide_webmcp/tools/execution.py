@@ -59,6 +59,11 @@ def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
 
 
 GONE = "The cell no longer exists; it was not run."
+VIEW_GONE = "The cell's view went away while it ran (deleted, or its notebook closed); it may not have run to its end."
+WAITING_FOR_INPUT = (
+    "Not run: a cell of this notebook waits for the human to answer its input() prompt (the box under it), "
+    "and the kernel runs nothing else until they do. Ask the human to answer it, or restart the kernel."
+)
 DROPPED = {
     "ename": "ExecutionCancelled",
     "evalue": "The kernel dropped this execution: a cell queued before it failed, and JupyterLite cancels "
@@ -109,6 +114,8 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
         return _skipped(index, record.id, f"{record.type.capitalize()} cells are not executed.")
     if not record.source.strip():
         return _skipped(index, record.id, "Empty code cell; nothing to execute.")
+    if notebook.waits_for_input():
+        return _skipped(index, record.id, WAITING_FOR_INPUT)
     # An abort while this call's own execution is in flight interrupts the kernel.
     stop_listening = ctx.abort.on_abort(notebook.interrupt_kernel)
     try:
@@ -117,6 +124,9 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
         stop_listening()
     if status is None:
         return _skipped(-1, target.reported_id, "The cell's view changed under the run; it was not run.")
+    if status == "gone":
+        index, record = _locate(notebook, target)
+        return _skipped(index, record.id if record else target.reported_id, VIEW_GONE)
     if status in KERNEL_LOST:
         raise KernelLost(status, record.id)
     index, record = _locate(notebook, target)
