@@ -5,9 +5,11 @@ a project site), with extra headers (cross-origin isolation, a Content-Security-
 labelling `.gz` files `Content-Encoding: gzip` as some hosts do.
 """
 
+import collections
 import functools
 import http.server
 import sys
+import threading
 from pathlib import Path
 from typing import Optional
 
@@ -51,9 +53,45 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args) -> None:
         pass
 
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = CountingWriter(self.wfile, lambda size: self.server.count(getattr(self, "path", ""), size))
+
+
+class CountingWriter:
+    """A response stream that reports how many bytes (headers and body) it sends."""
+
+    def __init__(self, stream, report):
+        self.stream = stream
+        self.report = report
+
+    def write(self, data) -> int:
+        self.report(len(data))
+        return self.stream.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
 
 class SiteServer(http.server.ThreadingHTTPServer):
+    """Also counts the bytes it serves, per path (the benchmark reads them)."""
+
     daemon_threads = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.served = collections.Counter()
+        self.lock = threading.Lock()
+
+    def count(self, path: str, size: int) -> None:
+        with self.lock:
+            self.served[path.split("?")[0]] += size
+
+    def take_served(self) -> collections.Counter:
+        """The bytes served per path since the last call."""
+        with self.lock:
+            served, self.served = self.served, collections.Counter()
+        return served
 
     def handle_error(self, request, client_address) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):
