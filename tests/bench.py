@@ -23,7 +23,6 @@ from bench_sites import (
     measure_scale,
     measure_shared_calls,
     measure_slow_link,
-    p50_p95,
     print_side_by_side,
     reference_site,
     side_by_side_rows,
@@ -42,6 +41,7 @@ from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
 from buildkit.reference import REFERENCE_SITE
 from buildkit.server import site_server
+from tests.measure import percentiles
 
 # Times each call around executeTool, and inside the bridge (its User Timing measure).
 CALL_LOOP = """async ([name, input, count]) => {
@@ -65,8 +65,8 @@ CALL_LOOP = """async ([name, input, count]) => {
 def tool_timings(page, figures: dict, label: str, name: str, arguments: dict, count: int) -> dict:
     """Record a tool's latency around executeTool and inside the bridge; returns the former."""
     around, inside = page.evaluate(CALL_LOOP, [name, arguments, count])
-    figures[label] = p50_p95(around)
-    figures[f"{label}: inside the bridge"] = p50_p95(inside)
+    figures[label] = percentiles(around)
+    figures[f"{label}: inside the bridge"] = percentiles(inside)
     return figures[label]
 
 EDIT_LOOP = """async ([count]) => {
@@ -135,7 +135,7 @@ JS_READ = """
 
 
 def js_timings(page, operation: str, count: int, args=None) -> dict:
-    return p50_p95(page.evaluate(JS_LOOP, [operation, args, count, REPEAT]))
+    return percentiles(page.evaluate(JS_LOOP, [operation, args, count, REPEAT]))
 
 
 JS_EXECUTE_LOOP = """async ([index, count]) => {
@@ -172,7 +172,7 @@ def measure_calls(page, count: int) -> dict:
     tool_timings(page, calls, "jupyter_get_cells (demo, with outputs)", "jupyter_get_cells",
                  {"includeOutputs": True}, count)
     run = tool_timings(page, calls, "jupyter_run_cells (1 cell)", "jupyter_run_cells", {"cellIds": ["arithmetic"]}, count)
-    kernel = p50_p95(page.evaluate(JS_EXECUTE_LOOP, [2, count]))
+    kernel = percentiles(page.evaluate(JS_EXECUTE_LOOP, [2, count]))
     beside(calls, "jupyter_run_cells (1 cell)", run, kernel)
     calls["jupyter_run_cells (1 cell): overhead beyond the kernel"] = {
         "p50": run["p50"] - kernel["p50"], "p95": run["p95"] - kernel["p95"], "n": count
@@ -180,8 +180,8 @@ def measure_calls(page, count: int) -> dict:
     # Writes last, and the JS equivalent's many cells removed again (untimed).
     inserts, updates = page.evaluate(EDIT_LOOP, [count])
     cell_count = page.evaluate(CELL_COUNT)
-    beside(calls, "jupyter_insert_cell", p50_p95(inserts), js_timings(page, JS_INSERT, count))
-    beside(calls, "jupyter_update_cell", p50_p95(updates), js_timings(page, JS_UPDATE, count))
+    beside(calls, "jupyter_insert_cell", percentiles(inserts), js_timings(page, JS_INSERT, count))
+    beside(calls, "jupyter_update_cell", percentiles(updates), js_timings(page, JS_UPDATE, count))
     page.evaluate(DELETE_CELLS_FROM, cell_count)
     return calls
 
@@ -304,8 +304,6 @@ def print_seen_characters(clients: dict) -> None:
         f"{f'{seen:,} {seen / payload:5.2f}x':>32}" for payload, seen in totals.values()))
     extra = {name: statistics.median(m["seen"] - m["payload"] for m in measured) for name, measured in clients.items()}
     print(f"{'beyond the payload (median)':36} {'':>8}" + "".join(f"{f'+{extra[name]:,.0f} chars':>32}" for name in names))
-
-
 
 
 def serve(directory: Path):

@@ -9,14 +9,12 @@ memory left after a full garbage collection.
 
 import base64
 import contextlib
-import json
 import shutil
 import tempfile
 
 from buildkit.env import CHROMIUM_FLAGS
+from tests.measure import TRACE_CATEGORIES, main_thread_tasks, memory_after_gc
 
-TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
-TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
 KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 MIB = 2**20
 
@@ -47,40 +45,6 @@ LOAD_RECORDER = """(() => {
 SLOW_LINK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
 
 
-def main_thread_tasks(trace: bytes, own_urls: tuple, own_events: tuple = ()) -> list[tuple[float, bool]]:
-    """(duration ms, is the extension's own) of each top-level task on the page's renderer main thread.
-
-    A task is the extension's own when it runs script from one of `own_urls` or an event named with one of
-    `own_events` (for the bridge: compiling wasm, inflating a stream, which the lab itself never does on
-    its main thread).
-    """
-    events = json.loads(trace)["traceEvents"]
-    main_threads = {
-        (event["pid"], event["tid"])
-        for event in events
-        if event.get("name") == "thread_name" and event.get("args", {}).get("name") == "CrRendererMain"
-    }
-    on_main = sorted(
-        (event for event in events if (event.get("pid"), event.get("tid")) in main_threads and event.get("ph") == "X"),
-        key=lambda event: (event["ts"], -event.get("dur", 0)),
-    )
-    tasks = []
-    current = None
-    for event in on_main:
-        if event["name"] in TASK_EVENTS:
-            if current is None or event["ts"] >= current["end"]:
-                current = {"end": event["ts"] + event.get("dur", 0), "dur": event.get("dur", 0), "own": False}
-                tasks.append(current)
-            continue
-        if current is None or event["ts"] >= current["end"]:
-            continue
-        data = (event.get("args") or {}).get("data") or {}
-        url = data.get("url") or "" if isinstance(data, dict) else ""
-        if (own_events and event["name"].startswith(own_events)) or any(part in url for part in own_urls):
-            current["own"] = True
-    return [(task["dur"] / 1000, task["own"]) for task in tasks]
-
-
 class Trace:
     """A DevTools trace of a page (through its own CDP session, so it works in any browser context)."""
 
@@ -107,15 +71,6 @@ class Trace:
         self.session.send("IO.close", {"handle": stream})
         self.session.detach()
         return b"".join(chunks)
-
-
-def memory_after_gc(page) -> dict:
-    """JS heap and array-buffer memory (wasm memories included) after a full collection, MiB."""
-    session = page.context.new_cdp_session(page)
-    session.send("HeapProfiler.collectGarbage")
-    usage = session.send("Runtime.getHeapUsage")
-    session.detach()
-    return {"jsHeapMiB": usage["usedSize"] / MIB, "arrayBuffersMiB": usage["backingStorageSize"] / MIB}
 
 
 @contextlib.contextmanager

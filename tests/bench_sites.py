@@ -12,6 +12,7 @@ from bench_loads import KERNEL_IDLE, SLOW_LINK, browser_page, load
 from hostclients import SAVE_NOTEBOOK
 
 from buildkit.server import SiteServer
+from tests.measure import BRIDGE_EVENTS, BRIDGE_URLS, percentiles
 
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off]"
 REFERENCE_TOOLS = 22  # seed 001's tools
@@ -34,8 +35,7 @@ class Site:
 
 def bridge_sites(server: SiteServer, tools: int) -> tuple[Site, Site]:
     """The demo site with the bridge on, and with `?webmcp=off` (which changes nothing else)."""
-    own = ("/static/pyodide/", "/jupyterlite-pyodide-webmcp/")
-    events = ("DecompressionStream", "v8.wasm.")  # the kernel's Pyodide runs in a worker: these are the bridge's
+    own, events = BRIDGE_URLS, BRIDGE_EVENTS
     ready = f"() => !!document.querySelector({json.dumps(SETTLED)})"
     return (
         Site("bridge", server, "", tools, ready, own, events),
@@ -98,14 +98,8 @@ def timed_call(page, name: str, arguments: dict) -> tuple[float, dict]:
     return (time.perf_counter() - started) * 1000, payload(result)
 
 
-def p50_p95(times: list[float]) -> dict:
-    ordered = sorted(times)
-    return {"p50": median(ordered), "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
-            "n": len(ordered)}
-
-
 def repeated(page, name: str, arguments: dict, count: int) -> dict:
-    return p50_p95([timed_call(page, name, arguments)[0] for _ in range(count)])
+    return percentiles([timed_call(page, name, arguments)[0] for _ in range(count)])
 
 
 DELETE_CELLS_FROM = """start => {
@@ -138,8 +132,8 @@ def measure_shared_calls(page, count: int) -> dict:
         updates.append(timed_call(page, "jupyter_update_cell", {"cellId": cell["id"], "source": f"x = {i}",
                                                                 "expectedSourceHash": cell["sourceHash"]})[0])
     page.evaluate(DELETE_CELLS_FROM, cell_count)
-    figures["jupyter_insert_cell"] = p50_p95(inserts)
-    figures["jupyter_update_cell"] = p50_p95(updates)
+    figures["jupyter_insert_cell"] = percentiles(inserts)
+    figures["jupyter_update_cell"] = percentiles(updates)
     figures["jupyter_run_cells"] = repeated(page, "jupyter_run_cells", {"cellIds": ["arithmetic"]}, count)
     return figures
 
@@ -176,9 +170,9 @@ def measure_new_tools(page, count: int) -> dict:
         waits.append(timed_call(page, "jupyter_wait_for_result", {"pendingId": pending["pendingId"]})[0])
         answers.append(timed_call(page, "jupyter_answer_dialog", {"button": "Overwrite"})[0])
         settled.append(timed_call(page, "jupyter_wait_for_result", {"pendingId": pending["pendingId"]})[0])
-    figures["jupyter_wait_for_result (its dialog waits)"] = p50_p95(waits)
-    figures["jupyter_answer_dialog (File Changed: Overwrite)"] = p50_p95(answers)
-    figures["jupyter_wait_for_result (settled)"] = p50_p95(settled)
+    figures["jupyter_wait_for_result (its dialog waits)"] = percentiles(waits)
+    figures["jupyter_answer_dialog (File Changed: Overwrite)"] = percentiles(answers)
+    figures["jupyter_wait_for_result (settled)"] = percentiles(settled)
     return figures
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import limits
 from .text import json_size as _size
-from .text import to_json
+from .text import to_json, utf8_len
 
 
 class Delivered(dict):
@@ -102,14 +102,14 @@ def wire(envelope: dict[str, Any]) -> dict[str, Any]:
 def success(payload: Any, max_bytes: int = limits.MAX_TOTAL_RESULT_BYTES) -> dict[str, Any]:
     """Wrap a tool's return value, trimming its largest object arrays to fit."""
     text = to_json(payload)
-    size = len(text.encode("utf-8"))
+    size = utf8_len(text)
     if size <= max_bytes:
         return _text_result(text, payload)
     if isinstance(payload, dict):
         trimmed = copy.deepcopy(payload)
         while size > max_bytes and _trim_largest_array(trimmed, size - max_bytes):
             text = to_json(trimmed)
-            size = len(text.encode("utf-8"))
+            size = utf8_len(text)
         if size <= max_bytes:
             return _text_result(text, trimmed)
     return _text_result(_last_resort(to_json(payload), max_bytes))

@@ -19,6 +19,8 @@ HASH_HEX_CHARS = 16
 _FNV_PRIME = 0x01000193
 _FNV_OFFSET = 0x811C9DC5
 _INLINED_PAYLOAD_UNITS = 1024
+FNV_FINGERPRINT_CHARS = 16_384
+MAX_FINGERPRINT_DEPTH = 64
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -102,10 +104,15 @@ def _utf16_order(key: str) -> bytes:
     return key.encode("utf-16-be", "surrogatepass")
 
 
-def _canonical(value: Any) -> Any:
-    """The output as its fingerprint sees it: no execution counts, inlined payloads as `mime:length`, keys sorted."""
+def _canonical(value: Any, depth: int = 0) -> Any:
+    """The output as its fingerprint sees it: no execution counts, inlined payloads as `mime:length`, keys sorted.
+
+    JSON nested deeper than MAX_FINGERPRINT_DEPTH is reduced to a digest of itself (no recursion limit is hit).
+    """
+    if isinstance(value, (list, dict)) and depth >= MAX_FINGERPRINT_DEPTH:
+        return "nested:" + _tree_digest(value)
     if isinstance(value, list):
-        return [_canonical(item) for item in value]
+        return [_canonical(item, depth + 1) for item in value]
     if not isinstance(value, dict):
         return value
     result = {}
@@ -115,22 +122,52 @@ def _canonical(value: Any) -> Any:
             continue
         if key == "data" and isinstance(item, dict):
             result[key] = {
-                mime: _payload(mime, item[mime]) for mime in sorted(item, key=_utf16_order)
+                mime: _payload(mime, item[mime], depth + 2) for mime in sorted(item, key=_utf16_order)
             }
         else:
-            result[key] = _canonical(item)
+            result[key] = _canonical(item, depth + 1)
     return result
 
 
-def _payload(mime: str, value: Any) -> Any:
+_END = {"[": b"]", "{": b"}"}
+
+
+def _tree_digest(value: Any) -> str:
+    """SHA-256 over a JSON tree, walked with a stack of its own: no depth is too deep."""
+    digest = hashlib.sha256()
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bytes):
+            digest.update(item)
+        elif isinstance(item, list):
+            digest.update(b"[")
+            stack.append(_END["["])
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            digest.update(b"{")
+            stack.append(_END["{"])
+            for key in sorted(item, key=_utf16_order, reverse=True):
+                stack.extend((item[key], key))
+        else:
+            digest.update(json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass") + b",")
+    return digest.hexdigest()[:HASH_HEX_CHARS]
+
+
+def _payload(mime: str, value: Any, depth: int) -> Any:
     if isinstance(value, str):
         units = utf16_units(value)
         if mime.startswith("image/") or mime == "application/pdf" or units > _INLINED_PAYLOAD_UNITS:
             return f"{mime}:{units}"
-    return _canonical(value)
+    return _canonical(value, depth)
 
 
 def output_fingerprint(output: Any) -> str:
-    """Stable across re-runs that print the same thing (execution count ignored, payloads by size)."""
-    return stable_hash(js_json(_canonical({} if output is None else output)))
+    """Stable across re-runs that print the same thing (execution count ignored, payloads by size).
+
+    Seed 001's FNV-1a runs as a Python loop, about a second per million characters on the page's main
+    thread; a canonical form longer than FNV_FINGERPRINT_CHARS (a long printed text) is hashed with SHA-256.
+    """
+    text = js_json(_canonical({} if output is None else output))
+    return stable_hash(text) if len(text) <= FNV_FINGERPRINT_CHARS else sha256_hex(text)
 

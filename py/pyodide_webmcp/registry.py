@@ -190,7 +190,7 @@ class Registry:
 def _with_errors(description: str, errors: tuple[ErrorCode, ...]) -> str:
     named = ", ".join(code.value for code in errors)
     common = ", ".join(code.value for code in COMMON_ERRORS)
-    line = f"Errors: {named}; and, as for every tool, {common}." if named else f"Errors: only {common}."
+    line = f"Errors: {named} (and, like every tool, {common})." if named else f"Errors: only {common}."
     return f"{description}\n\n{line}"
 
 

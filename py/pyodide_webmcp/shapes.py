@@ -93,3 +93,12 @@ class CellSnapshot(TypedDict):
     metadata: NotRequired[dict]
     lastEditedBy: NotRequired[Actor]
     lastEditedAt: NotRequired[str]
+
+
+class ProposalOutcome(TypedDict):
+    """Fields of a write the human reviewed in Propose mode and denied (absent otherwise)."""
+
+    proposalId: NotRequired[str]
+    code: NotRequired[Literal["PROPOSAL_DENIED"]]
+    cellId: NotRequired[str]
+    reason: NotRequired[Optional[str]]

@@ -4,7 +4,7 @@ import json
 import uuid
 
 import pytest
-from conftest import code_cell, notebook_json
+from conftest import code_cell, notebook_json, payload
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp.access import METADATA_KEY
@@ -202,7 +202,10 @@ def test_the_agent_panel_sets_notebook_and_cell_access(lab):
         == ["read", "read"]
     )
     row.locator(".jp-webmcp-notebook-access").select_option("none")
-    lab.wait_for(lambda: lab.error("jupyter_get_cells", {"notebookPath": "access/panel.ipynb"})["error"] == "NOTEBOOK_NOT_FOUND")
+    lab.wait_for(
+        lambda: payload(lab.call_raw("jupyter_get_cells", {"notebookPath": "access/panel.ipynb"})).get("error")
+        == "NOTEBOOK_NOT_FOUND"
+    )
 
 
 def test_provenance_attributes_agent_and_human_edits(lab):

@@ -71,3 +71,12 @@ def test_the_page_gets_the_payload_once():
     # A client that serializes the whole return value (every WebMCP client does) shows the payload once.
     seen = json.dumps(wire(success(payload)), ensure_ascii=False)
     assert seen.count("print(") == 1 and json.loads(json.loads(seen)["content"][0]["text"]) == payload
+
+
+def test_a_lone_surrogate_in_a_payload_is_measured_not_an_internal_error():
+    """Found by the stress run: a cell source with a lone surrogate made every result echoing it INTERNAL_ERROR."""
+    for payload in ({"source": "\ud800 lone"}, {"cells": [{"source": "\udfff" * 30_000}]}, "\ud800" * 60_000):
+        result = success(payload)
+        text = result["content"][0]["text"]
+        assert "isError" not in result
+        assert len(text.encode("utf-8", "surrogatepass")) <= limits.MAX_TOTAL_RESULT_BYTES

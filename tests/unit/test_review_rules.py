@@ -7,7 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.hashing import output_fingerprint, stable_hash
+from pyodide_webmcp.hashing import (
+    FNV_FINGERPRINT_CHARS,
+    js_json,
+    output_fingerprint,
+    sha256_hex,
+    stable_hash,
+)
 from pyodide_webmcp.review import (
     AGENT_AUTHOR,
     HUMAN_AUTHOR,
@@ -120,6 +126,28 @@ def test_anchor_status_branches():
     missing = anchor_status(anchor_for("print(total)"), None)
     assert missing == {"kind": "source-range", "cellId": "c", "cellExists": False, "cellIndex": None, "state": "cell-missing"}
     assert anchor_status(StoredAnchor.read(cell_anchor("c")), cell)["state"] == "exact"
+
+
+def test_fingerprints_of_deeply_nested_json_outputs_need_no_recursion():
+    """Found by the stress run: an output anchor on a JSON output nested 1,000 levels deep was INTERNAL_ERROR."""
+
+    def deep(leaf, levels=3000):
+        value = {"leaf": leaf}
+        for level in range(levels):
+            value = {"level": level, "child": [value]}
+        return {"output_type": "display_data", "metadata": {}, "data": {"application/json": value}}
+
+    assert output_fingerprint(deep(1)) == output_fingerprint(deep(1)) != output_fingerprint(deep(2))
+    assert output_fingerprint(deep(1, 10)) != output_fingerprint(deep(1, 11))
+
+
+def test_long_printed_text_is_fingerprinted_with_sha256_not_a_python_loop():
+    """Found by the stress run: seed 001's FNV-1a over a 2 MB print blocked the page 4 s on every comment read."""
+    long = {"name": "stdout", "output_type": "stream", "text": "x" * (FNV_FINGERPRINT_CHARS + 1)}  # keys sorted
+    assert output_fingerprint(long) == sha256_hex(js_json(long))
+    assert output_fingerprint(long) != output_fingerprint({**long, "text": "y" + long["text"][1:]})
+    short = {"name": "stdout", "output_type": "stream", "text": "x" * 100}
+    assert output_fingerprint(short) == stable_hash(js_json(short))  # seed 001's hash, as for every ordinary output
 
 
 def test_output_fingerprints_ignore_counts_and_detect_changes():

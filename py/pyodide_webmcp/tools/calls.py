@@ -89,8 +89,11 @@ async def answer_dialog(args: AnswerArguments, ctx: CallContext) -> AnswerResult
     Use it when a result says a dialog waits (for example "File Changed" on
     save: Cancel / Revert / Overwrite, or "Select Kernel"). Only a dialog that
     is shown can be answered; a dialog the human opened cannot
-    (DIALOG_NOT_YOURS). Input fields keep their current value. After an error
-    dialog (one button) is closed, its call is waited for at most 1 second.
+    (DIALOG_NOT_YOURS). The dialog's id and button labels are in the pending
+    result (`dialog`) and in jupyter_get_context's `dialogs`; a button that
+    matches none is INVALID_ARGUMENT listing the buttons. Input fields keep
+    their current value. After an error dialog (one button) is closed, its
+    call is waited for at most 1 second.
     """
     dialogs = ctx.lab.dialogs.open_dialogs()
     dialog = choose_dialog(dialogs, args.dialogId)

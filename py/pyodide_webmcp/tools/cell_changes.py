@@ -16,7 +16,7 @@ from ..port import NotebookPort
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellType, DiffKind, NotebookInfo
+from ..shapes import CellType, DiffKind, NotebookInfo, ProposalOutcome
 from .editing import check_hash
 
 EDIT_ERRORS = (
@@ -37,14 +37,10 @@ class CellRef(TypedDict):
     sourceHash: str
 
 
-class EditResult(TypedDict):
+class EditResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellRef]
     status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 class GuardedArguments(Arguments):
@@ -180,10 +176,13 @@ class ChangeCellArguments(GuardedArguments):
 async def change_cell(args: ChangeCellArguments, ctx: CallContext) -> EditResult:
     """Move a cell next to another, change its type (code, markdown, raw) or clear its outputs, only if it still matches the sourceHash you read; returns where it is now.
 
-    Give at least one of moveTo, cellType, clearOutputs; they apply together.
-    The cell keeps its id and source. Clearing removes outputs for good (run
-    the cell again to get them back). In Propose mode the human reviews it
-    like an update. The reference cell of a move must be one you can see.
+    Use it to reorder cells, turn code into markdown (or back), or drop
+    stale outputs, without resending the source; to change the text use
+    jupyter_update_cell or jupyter_replace_in_cell. Give at least one of
+    moveTo, cellType, clearOutputs; they apply together. The cell keeps its
+    id and source. Cleared outputs come back only by running the cell again.
+    In Propose mode the human reviews it like an update. The reference cell
+    of a move must be one you can see.
     """
     if args.moveTo is None and args.cellType is None and not args.clearOutputs:
         raise ToolError(

@@ -91,13 +91,16 @@ class GetCellsArguments(CellSelection):
 async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult:
     """Read a notebook's cells (unsaved edits included): id, type, source, sourceHash and, if asked, outputs; paged with hasMore and nextStartIndex.
 
-    Pass a cell's sourceHash back to edit or delete it. Select exact cells by
-    cellIds, or an index range: 20 cells from startIndex by default, at most
-    100 and about 46 KiB per call; when more exist, hasMore is true and
-    nextStartIndex says where to continue. Sources are cut at 25 KiB;
-    outputs (only with includeOutputs) at 10 outputs and 10 KiB of text
-    each. Cells the owner hid are left out and counted in hiddenCellCount. A
-    notebook that is not open is read from its file without opening it.
+    Use it to read cells before changing or running them (for one document
+    of the whole notebook use jupyter_export_notebook; to find text,
+    jupyter_search_notebook). Pass a cell's sourceHash back to edit or
+    delete it. Select exact cells by cellIds, or an index range: 20 cells
+    from startIndex by default, at most 100 and about 46 KiB per call; when
+    more exist, hasMore is true and nextStartIndex says where to continue.
+    Sources are cut at 25 KiB; outputs (only with includeOutputs) at 10
+    outputs and 10 KiB of text each. Cells the owner hid are left out and
+    counted in hiddenCellCount. A notebook that is not open is read from its
+    file without opening it.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

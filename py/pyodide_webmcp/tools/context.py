@@ -84,8 +84,14 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: Optional[str] = Field(None, description="Workspace-relative path of the .ipynb file (required).")
-    notebookPath: Optional[str] = Field(None, description="The same as path, spelled as the other tools spell it.")
+    path: Optional[str] = Field(
+        None,
+        description='Workspace-relative path of the .ipynb file, for example "analysis/sales.ipynb" (this or '
+        "notebookPath is required).",
+    )
+    notebookPath: Optional[str] = Field(
+        None, description="The same as path (the name the other tools use): give one of the two."
+    )
     cellId: Optional[str] = Field(None, description="Cell to activate and scroll to once open.")
     activate: bool = Field(True, description="Bring the notebook to the front.")
 

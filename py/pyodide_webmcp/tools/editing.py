@@ -12,7 +12,7 @@ from ..port import NotebookPort
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellSnapshot, NotebookInfo
+from ..shapes import CellSnapshot, NotebookInfo, ProposalOutcome
 from ..text import clamp_chars
 from ..views import CellRecord, cell_snapshot
 
@@ -37,16 +37,12 @@ class CellResult(TypedDict):
     cell: CellSnapshot
 
 
-class ReviewedResult(TypedDict):
+class ReviewedResult(ProposalOutcome):
     """What a write returns when the human may review it (Propose mode): applied, or denied."""
 
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellSnapshot]
     status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 def reread(notebook: NotebookPort, cell_id: str, include_source: bool) -> CellResult:
@@ -87,14 +83,11 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
     """Insert a new code, markdown or raw cell above or below a reference cell (the active one by default); returns the new cell's id, index and sourceHash.
 
     The human sees it at once. It is not run: call jupyter_run_cells for
-    that. In an empty notebook the cell is simply added. The result leaves
-    out the source you sent (includeSource: true brings it back). The source
-    is at most 256 KiB. When the human reviews agent writes (Propose mode:
-    get_context.proposeMode), inserts wait only if they also chose inserts;
-    then the call waits for their decision, returning pending past the call
-    budget (see jupyter_wait_for_result): accepted applies it (status
-    "accepted"), denied is a normal result coded PROPOSAL_DENIED with their
-    reason; one proposal per cell at a time.
+    that. In an empty notebook the cell is simply added. The source (at most
+    256 KiB) is not echoed back unless includeSource. In Propose mode
+    (get_context.proposeMode), if the human also reviews inserts, the call
+    waits for their decision (pending past the call budget): "accepted", or
+    PROPOSAL_DENIED with their reason.
     """
     if args.cellType not in CELL_TYPES:
         raise ToolError(
@@ -161,17 +154,14 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     sourceHash you read; returns the cell's new sourceHash (and, in Propose
     mode, the human's decision).
 
-    The result leaves out the source you sent (includeSource: true brings it
-    back). If the human changed the cell since, nothing is written and
-    STALE_CELL returns the current hash and a preview: read again, then
-    retry. To change a few lines of a long cell, jupyter_replace_in_cell
-    sends less. Does not run or save. The source is at most 256 KiB. When
-    the human reviews agent writes (Propose mode: get_context.proposeMode),
-    the call waits for their decision, returning pending past the call budget
-    (see jupyter_wait_for_result): accepted applies it (status "accepted"),
-    denied is a normal result coded PROPOSAL_DENIED with their reason; one
-    proposal per cell at a time. It is denied automatically if the cell is
-    deleted or the notebook closed or renamed first.
+    If the human changed the cell since, nothing is written and STALE_CELL
+    returns the current hash and a preview: read again, then retry. To
+    change a few lines of a long cell, jupyter_replace_in_cell sends less.
+    Does not run or save. The source (at most 256 KiB) is not echoed back
+    unless includeSource. In Propose mode (get_context.proposeMode) the call
+    waits for the human's decision (pending past the call budget):
+    "accepted", or PROPOSAL_DENIED with their reason (also when the cell is
+    deleted or the notebook closed first).
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -199,15 +189,11 @@ class DeleteCellArguments(Arguments):
     expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
 
 
-class DeleteCellResult(TypedDict):
+class DeleteCellResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     deletedCellId: NotRequired[str]
     activeCellId: NotRequired[Optional[str]]
     status: NotRequired[Literal["accepted", "denied"]]
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 @tool(
@@ -219,13 +205,12 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
     """Delete a cell, only if it still matches the sourceHash you read; returns the deleted id and the cell now active.
 
     A cell the human edited since is kept (STALE_CELL, with its current hash
-    and a preview). Deletion is consequential: confirm it is wanted. When
-    the human reviews agent writes (Propose mode: get_context.proposeMode),
-    deletes wait only if they also chose deletes; then the call waits for
-    their decision, returning pending past the call budget (see
-    jupyter_wait_for_result): accepted applies it (status "accepted"),
-    denied is a normal result coded PROPOSAL_DENIED with their reason; one
-    proposal per cell at a time.
+    and a preview). Confirm with the human that the cell should go: only
+    they can get it back (JupyterLab's Undo Cell Operation, while the page
+    is open), and the saved file keeps it until the next save. In Propose mode
+    (get_context.proposeMode), if the human also reviews deletes, the call
+    waits for their decision (pending past the call budget): "accepted", or
+    PROPOSAL_DENIED with their reason.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()

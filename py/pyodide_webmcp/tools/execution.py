@@ -21,7 +21,7 @@ from ..port import NotebookPort
 from ..proposals import ask_human, denied
 from ..registry import CallContext, tool
 from ..schema import Arguments, list_bound
-from ..shapes import KernelInfo, NotebookInfo
+from ..shapes import KernelInfo, NotebookInfo, ProposalOutcome
 from ..views import CellRecord
 
 
@@ -48,14 +48,10 @@ class CellRunResult(TypedDict):
     traceback: NotRequired[str]
 
 
-class RunCellsResult(TypedDict):
+class RunCellsResult(ProposalOutcome):
     status: Literal["ok", "error", "aborted", "denied"]
     notebook: NotRequired[NotebookInfo]
     results: NotRequired[list[CellRunResult]]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    proposalId: NotRequired[str]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
 
 
 def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
@@ -155,18 +151,14 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     them; errors come back inline (ename, evalue, traceback). Markdown is
     rendered; raw and empty cells are no-ops; a cell deleted or locked
     meanwhile is skipped. To compute something new, insert a cell first. At
-    most 100 cells per call. A run still going after the call budget (20 s by default)
+    most 100 cells per call. A run still going after the call budget
     returns pending: it goes on, and jupyter_wait_for_result returns this
     result. The Pyodide kernel cannot stop running code (an interrupt only
     cancels queued runs): restart the kernel to stop it. A kernel that dies
     or restarts mid-run ends the call with KERNEL_DIED / KERNEL_RESTARTED,
-    carrying the results so far. Running is consequential: code can change
-    anything. When the human reviews agent writes (Propose mode:
-    get_context.proposeMode), runs wait only if they also chose runs; then
-    the call waits for their decision, returning pending past the call
-    budget (see jupyter_wait_for_result): accepted applies it (status
-    "accepted"), denied is a normal result coded PROPOSAL_DENIED with their
-    reason; one proposal per cell at a time.
+    carrying the results so far. In Propose mode
+    (get_context.proposeMode), if the human also reviews runs, the call
+    waits for their decision first: "accepted", or PROPOSAL_DENIED.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()

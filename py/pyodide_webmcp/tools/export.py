@@ -13,8 +13,12 @@ from ..schema import Arguments
 
 class ExportArguments(Arguments):
     notebookPath: Optional[str] = Field(None, description="Notebook to export; the current one when omitted.")
-    format: Literal["markdown"] = Field("markdown", description="Output format.")
-    includeOutputs: bool = Field(True, description="Include text and error outputs (images become placeholders).")
+    format: Literal["markdown"] = Field("markdown", description="Output format; markdown is the only one.")
+    includeOutputs: bool = Field(
+        True,
+        description="Include text and error outputs as fenced blocks (images become placeholders); false gives the "
+        "sources alone, which fit more cells in the 40 KiB.",
+    )
 
 
 class ExportResult(TypedDict):

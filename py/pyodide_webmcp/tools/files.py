@@ -143,9 +143,11 @@ def _notebook_name(raw: str) -> str:
 async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
     """Create an empty notebook in the workspace and open it, never overwriting a file; returns its path, summary and kernel.
 
-    The name gets .ipynb when missing (at most 256 bytes); kernel picks a
-    kernel by name or language, else the default. An existing file is
-    PATH_EXISTS; a folder that does not exist is INVALID_PATH.
+    Use it for a new notebook; for an existing one use
+    jupyter_open_notebook. The name gets .ipynb when missing (at most 256
+    bytes); kernel picks a kernel by name or language, else the default. An
+    existing file is PATH_EXISTS (nothing is overwritten); a folder that
+    does not exist is INVALID_PATH.
     """
     lab = ctx.lab
     name = _notebook_name(args.name)
@@ -171,7 +173,11 @@ async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> Cr
 
 
 class SaveNotebookArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to save; the current one when omitted.")
+    notebookPath: Optional[str] = Field(
+        None,
+        description="Notebook to save (workspace-relative .ipynb path); the current one when omitted. A notebook that "
+        "is not open has nothing unsaved to write.",
+    )
 
 
 class SaveNotebookResult(TypedDict):

@@ -109,14 +109,17 @@ class ListCommentsResult(OffsetPage):
     errors=(*READ_ERRORS,),
 )
 async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCommentsResult:
-    """List a notebook's review threads, newest first: status, anchor (and whether it still points at live code), last message; paged.
+    """List a notebook's review threads, newest first: id, status, anchor (and whether it still points at live code), last message; paged.
 
-    Threads are an ordinary notebook feature: the human creates, answers and
-    resolves them in the Agent panel's Comments tab too. Filter by status and
-    scope; at most `limit` (50) threads and about 46 KiB per call, then
-    hasMore and nextOffset; previews are cut at 400 characters. Threads on
-    cells the owner hid do not exist for you; threads stored in a form this
-    bridge cannot read are kept untouched and counted in unreadableThreadCount.
+    Use it to see what the human (or you) raised, and to get the threadId
+    that jupyter_get_comment (the whole thread), jupyter_reply_comment,
+    jupyter_resolve_comment and jupyter_focus_comment take. Threads are an
+    ordinary notebook feature: the human uses them in the Agent panel's
+    Comments tab too. At most `limit` (50) threads and about 46 KiB per
+    call, then hasMore and nextOffset; previews are cut at 400 characters.
+    Threads on cells the owner hid do not exist for you; threads stored in a
+    form this bridge cannot read are kept untouched and counted in
+    unreadableThreadCount.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -150,7 +153,7 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
 
 class ThreadArguments(Arguments):
     notebookPath: Optional[str] = Field(None, description="Notebook of the thread; the current one when omitted.")
-    threadId: str = Field(description="The thread.")
+    threadId: str = Field(description="The thread's id, as jupyter_list_comments returns it.")
 
 
 class CommentContext(TypedDict):
@@ -171,7 +174,8 @@ class GetCommentResult(ThreadResult):
 async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResult:
     """Read one review thread: its first and most recent messages, where its anchor points now, and that cell as it is now.
 
-    At most 20 messages and about 25 KiB (the first one and the most recent;
+    Use it before answering or acting on a thread found with
+    jupyter_list_comments (which shows only the last message). At most 20 messages and about 25 KiB (the first one and the most recent;
     omittedMessages counts the rest); the cell's outputs are included for an
     output anchor. Threads on cells the owner hid do not exist for you
     (COMMENT_NOT_FOUND, exactly as an unknown id).
@@ -282,7 +286,8 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
 
 class ReplyArguments(ThreadArguments):
     message: str = Field(
-        description=f"The reply {COMMENT_BOUND}.", json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES)
+        description=f"Your message, shown to the human as plain text {COMMENT_BOUND}.",
+        json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES),
     )
 
 
@@ -304,7 +309,10 @@ async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> Thr
 async def reply_comment(args: ReplyArguments, ctx: CallContext) -> ThreadResult:
     """Add a message (at most 8 KiB) to a review thread; returns the thread with its first and most recent messages.
 
-    The human reads it beside their own in the Comments tab. Threads on
+    Use it to answer the human or report what you changed; to close the
+    thread at the same time, use jupyter_resolve_comment with a
+    resolutionMessage instead. The human reads it beside their own in the
+    Comments tab, as plain text (markdown is not rendered). Threads on
     read-only cells can be read but not answered (CELL_ACCESS_DENIED).
     """
     _require_message("message", args.message)
@@ -314,7 +322,7 @@ async def reply_comment(args: ReplyArguments, ctx: CallContext) -> ThreadResult:
 class ResolveArguments(ThreadArguments):
     resolutionMessage: Optional[str] = Field(
         None,
-        description=f"A closing message to add {COMMENT_BOUND}.",
+        description=f"What was done about the thread (for example the cell you changed), added as its last message {COMMENT_BOUND}.",
         json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES),
     )
 
@@ -325,7 +333,15 @@ class ResolveArguments(ThreadArguments):
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadResult:
-    """Mark a review thread resolved, optionally adding a closing message; returns the thread, whose history stays and which the human can reopen."""
+    """Mark a review thread resolved, optionally adding a closing message; returns the thread, whose history stays and which the human can reopen.
+
+    Use it once the point the thread raised is dealt with, saying how in
+    resolutionMessage; to keep the discussion going, use
+    jupyter_reply_comment. Resolved threads drop out of
+    jupyter_list_comments' default (status "open"). Resolving a resolved
+    thread is not an error. Threads on read-only cells cannot be resolved
+    (CELL_ACCESS_DENIED).
+    """
     closing = None
     if args.resolutionMessage is not None:
         _require_message("resolutionMessage", args.resolutionMessage)
@@ -341,7 +357,14 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
-    """Reopen a resolved review thread, keeping its history; returns the thread."""
+    """Reopen a resolved review thread, keeping its history; returns the thread.
+
+    Use it when a resolved point needs more work; it takes no message, so
+    give your reason with jupyter_reply_comment. Find resolved threads with
+    jupyter_list_comments (status "resolved"). The thread shows as open
+    again in the human's Comments tab; reopening an open thread is not an
+    error. Threads on read-only cells cannot be reopened (CELL_ACCESS_DENIED).
+    """
     return await _change_thread(ctx, args, lambda store, thread, now: store.set_status(thread, "open", now))
 
 
@@ -360,8 +383,10 @@ class FocusCommentResult(TypedDict):
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
     """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now.
 
-    Only the view changes. A thread whose cell is gone is
-    COMMENT_ANCHOR_STALE, before anything moves.
+    Use it while you talk to the human about a thread, so they see what you
+    mean; to show a cell without a thread, use jupyter_focus_cell. Only the
+    view changes. A thread whose cell is gone is COMMENT_ANCHOR_STALE,
+    before anything moves.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

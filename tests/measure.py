@@ -1,0 +1,65 @@
+"""Page measurements shared by the benchmark and the stress run: main-thread tasks from a DevTools
+trace, memory after a full collection, and percentiles."""
+
+import json
+import statistics
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
+TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
+
+BRIDGE_URLS = ("/static/pyodide/", "/jupyterlite-pyodide-webmcp/")
+# Work only the bridge does on the page's main thread (the kernel's Pyodide runs in a worker).
+BRIDGE_EVENTS = ("DecompressionStream", "v8.wasm.")
+
+
+def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
+                      own_events: tuple = BRIDGE_EVENTS) -> list[tuple[float, bool]]:
+    """(duration ms, is the extension's own) of each top-level task on the page's renderer main thread.
+
+    By default a task is the bridge's when it runs script from Pyodide or the extension, compiles wasm
+    or inflates a stream: the lab itself does none of these on the main thread. Another extension (the
+    benchmark's reference) passes its own script URLs and no events.
+    """
+    events = json.loads(trace)["traceEvents"]
+    main_threads = {
+        (event["pid"], event["tid"])
+        for event in events
+        if event.get("name") == "thread_name" and event.get("args", {}).get("name") == "CrRendererMain"
+    }
+    on_main = sorted(
+        (event for event in events if (event.get("pid"), event.get("tid")) in main_threads and event.get("ph") == "X"),
+        key=lambda event: (event["ts"], -event.get("dur", 0)),
+    )
+    tasks = []
+    current = None
+    for event in on_main:
+        if event["name"] in TASK_EVENTS:
+            if current is None or event["ts"] >= current["end"]:
+                current = {"end": event["ts"] + event.get("dur", 0), "dur": event.get("dur", 0), "bridge": False}
+                tasks.append(current)
+            continue
+        if current is None or event["ts"] >= current["end"]:
+            continue
+        data = (event.get("args") or {}).get("data") or {}
+        url = data.get("url") or "" if isinstance(data, dict) else ""
+        if (own_events and event["name"].startswith(own_events)) or any(part in url for part in own_urls):
+            current["bridge"] = True
+    return [(task["dur"] / 1000, task["bridge"]) for task in tasks]
+
+
+def memory_after_gc(page) -> dict:
+    """JS heap and array-buffer memory (wasm memories included) after a full collection, MiB."""
+    session = page.context.new_cdp_session(page)
+    session.send("HeapProfiler.collectGarbage")
+    usage = session.send("Runtime.getHeapUsage")
+    session.detach()
+    return {"jsHeapMiB": usage["usedSize"] / 2**20, "arrayBuffersMiB": usage["backingStorageSize"] / 2**20}
+
+
+def percentiles(times: list[float]) -> dict:
+    ordered = sorted(times)
+    return {
+        "p50": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        "n": len(ordered),
+    }
