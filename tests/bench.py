@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from bench_loads import KERNEL_IDLE, browser_page, load
+from bench_profile import print_profile
 from bench_sites import (
     CELL_COUNT,
     DELETE_CELLS_FROM,
@@ -321,7 +322,8 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
     result = {"runs": 0 if options.characters_only else options.runs}
     with sync_playwright() as playwright:
         if not options.characters_only:
-            loads = measure_loads(playwright, chromium, [bridge, reference, bridge_off], options.runs)
+            loads, result["profile"] = measure_loads(playwright, chromium, [bridge, reference, bridge_off],
+                                                      options.runs)
             result["privateWindowMiB"] = measure_private_bytes(playwright, chromium, [bridge, reference],
                                                                options.private_runs)
             result["slowLink"] = measure_slow_link(playwright, chromium, [bridge, reference], options.slow_runs)
@@ -346,6 +348,7 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
         print_boot(result)
         print_calls(result["callsBesideJs"], options.calls)
         print_side_by_side(result["sideBySide"], options.runs)
+        print_profile(result["profile"])
     print_seen_characters(result["seenCharacters"])
     print(f"\nsite size: {result['siteMiB']} MiB; JSON written to {output}")
     output.write_text(json.dumps(as_json(result), indent=2) + "\n")

@@ -3,14 +3,16 @@
 A fresh profile has its own disk cache, as a visitor's browser does; a private window (`private=True`) has
 Chromium's in-memory cache instead, which keeps no file over 6.25 MiB (an eighth of its 50 MB), so large
 files are downloaded again on every load there. Each load is traced with the DevTools protocol (the
-longest and the total main-thread task time), and reports the bytes the site's server sent for it and the
-memory left after a full garbage collection.
+longest and the total main-thread task time, and where it goes: bench_profile.py), and reports the bytes
+the site's server sent for it and the memory left after a full garbage collection.
 """
 
 import base64
 import contextlib
 import shutil
 import tempfile
+
+from bench_profile import child_costs
 
 from buildkit.env import CHROMIUM_FLAGS
 from tests.measure import TRACE_CATEGORIES, main_thread_tasks, memory_after_gc
@@ -122,7 +124,9 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> d
     if "webmcp:ready" in marks:
         figures["bootPath"] = page.inner_text(".jp-webmcp-status").rpartition("; ")[2].split(" start")[0]
     if tracing:
-        tasks = main_thread_tasks(tracing.stop(), site.own_urls, site.own_events)
+        trace = tracing.stop()
+        tasks = main_thread_tasks(trace, site.own_urls, site.own_events)
+        figures["profile"] = child_costs(trace, site.own_urls, site.own_events)
         figures["longestMainThreadTaskMs"] = max((duration for duration, _ in tasks), default=0)
         figures["mainThreadTaskTotalMs"] = sum(duration for duration, _ in tasks)
         if site.tools:

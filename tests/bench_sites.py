@@ -3,6 +3,7 @@ and contents (buildkit/reference.py), measured in one run, interleaved, with the
 whether each target of the bridge's budget against the reference is met.
 """
 
+import collections
 import json
 import statistics
 import time
@@ -52,15 +53,21 @@ def median(values: list) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> dict:
-    """Per site, `runs` first visits in a fresh profile and their reloads, the sites interleaved."""
+def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> tuple[dict, dict]:
+    """Per site, `runs` first visits in a fresh profile and their reloads, the sites interleaved; and per
+    site, where a cold load's main-thread time went (bench_profile.child_costs), the mean over the runs."""
     loads = {(site.label, kind): [] for site in sites for kind in ("cold", "warm")}
+    profiles = {site.label: collections.Counter() for site in sites}
     for _ in range(runs):
         for site in sites:
             with browser_page(playwright, chromium) as page:
-                loads[(site.label, "cold")].append(load(page, site, reload=False))
-                loads[(site.label, "warm")].append(load(page, site, reload=True))
-    return loads
+                for kind in ("cold", "warm"):
+                    figures = load(page, site, reload=kind == "warm")
+                    profile = figures.pop("profile")
+                    if kind == "cold":
+                        profiles[site.label].update({what: ms / runs for what, ms in profile.items()})
+                    loads[(site.label, kind)].append(figures)
+    return loads, {label: dict(costs) for label, costs in profiles.items()}
 
 
 def measure_private_bytes(playwright, chromium: str, sites: list[Site], runs: int) -> dict:
