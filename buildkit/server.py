@@ -8,6 +8,7 @@ labelling `.gz` files `Content-Encoding: gzip` as some hosts do.
 import collections
 import functools
 import http.server
+import re
 import sys
 import threading
 from pathlib import Path
@@ -15,9 +16,15 @@ from typing import Optional
 
 from .paths import SITE
 
+# URLs that change whenever their content does: a build id in the query (the bridge's assets, `?v=`) or a
+# content hash in the file name (JupyterLab's bundles). A browser may keep these without asking again.
+CONTENT_ADDRESSED = re.compile(r"[?&]v=[0-9a-f]{8,}(&|$)|\.[0-9a-f]{7,}\.js(\?|$)")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs, revalidated on every load (as after a deploy)."""
+    """Static files with the MIME types Pyodide needs: content-addressed URLs cached for good, everything
+    else revalidated on every load (as after a deploy)."""
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -43,7 +50,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         return super().translate_path("/" + path[len(self.prefix):])
 
     def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Cache-Control", IMMUTABLE if CONTENT_ADDRESSED.search(self.path) else "no-cache")
         for name, value in self.extra_headers.items():
             self.send_header(name, value)
         if self.gzip_encoding and self.path.split("?")[0].endswith(".gz"):
