@@ -103,6 +103,8 @@ def main() -> None:
                               help="loads per site in a private window (bytes served)")
     bench_parser.add_argument("--slow-runs", type=int, default=3,
                               help="first visits per site over an emulated 20 Mbit/s, 40 ms link")
+    bench_parser.add_argument("--loads-only", action="store_true",
+                              help="only the page loads (no calls, scale notebooks or characters table)")
     bench_parser.add_argument("--characters-only", action="store_true",
                               help="only the table of characters the model sees per call, per client")
     commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")

@@ -315,7 +315,7 @@ def serve(directory: Path):
 
 def run_benchmark(chromium: str, options, output: Path) -> dict:
     """Every measurement, printed and written to `output` as JSON; `options`: runs, calls, private_runs,
-    slow_runs, characters_only, tools (the bridge's default tool count)."""
+    slow_runs, characters_only, loads_only, tools (the bridge's default tool count)."""
     ours, theirs = serve(SITE), serve(REFERENCE_SITE)
     bridge, bridge_off = bridge_sites(ours, options.tools)
     reference = reference_site(theirs)
@@ -329,7 +329,7 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
             result["slowLink"] = measure_slow_link(playwright, chromium, [bridge, reference], options.slow_runs)
             result["loads"] = loads
             result["calls"], result["scale"], result["callsBesideJs"] = {}, {}, {}
-            for site in (bridge, reference):
+            for site in () if options.loads_only else (bridge, reference):
                 with browser_page(playwright, chromium) as page:
                     load(page, site, reload=False, trace=False, memory=False)
                     result["calls"][site.label] = measure_shared_calls(page, options.calls)  # on the demo notebook
@@ -338,7 +338,8 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
                         result["calls"]["bridge, new tools"] = measure_new_tools(page, options.calls)
                         result["callsBesideJs"].update(measure_reads(page, options.calls))
                     result["scale"][site.label] = measure_scale(page, 20)
-        result["seenCharacters"] = measure_seen_characters(playwright, chromium, bridge.url.split("?")[0])
+        if not options.loads_only:
+            result["seenCharacters"] = measure_seen_characters(playwright, chromium, bridge.url.split("?")[0])
     ours.shutdown()
     theirs.shutdown()
     result["siteMiB"] = {label: round(sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) / 2**20, 1)
@@ -346,10 +347,12 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
     if not options.characters_only:
         result["sideBySide"] = side_by_side_rows(result)
         print_boot(result)
-        print_calls(result["callsBesideJs"], options.calls)
+        if not options.loads_only:
+            print_calls(result["callsBesideJs"], options.calls)
         print_side_by_side(result["sideBySide"], options.runs)
         print_profile(result["profile"])
-    print_seen_characters(result["seenCharacters"])
+    if not options.loads_only:
+        print_seen_characters(result["seenCharacters"])
     print(f"\nsite size: {result['siteMiB']} MiB; JSON written to {output}")
     output.write_text(json.dumps(as_json(result), indent=2) + "\n")
     return result

@@ -290,6 +290,8 @@ def side_by_side_rows(result: dict) -> list[dict]:
         row(f"20 Mbit/s, 40 ms, cold: tools registered {figure}", median([run[key] for run in slow[bridge]]),
             median([run[key] for run in slow[reference]]), "ms")
     calls = result["calls"]
+    if not calls:  # --loads-only
+        return rows
     for name in SHARED_CALLS:
         row(f"{name}, p50 around call_tool", calls[bridge][name]["p50"], calls[reference][name]["p50"], "ms",
             ("ratio", 1.2))
