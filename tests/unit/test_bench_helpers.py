@@ -91,6 +91,7 @@ def test_each_tasks_time_goes_to_its_largest_child():
         (("ratio", 1.2), 121, 100, "NOT MET"),
         (("extra", 8), 43.0, 35.0, "met"),
         (("extra", 0), 9.3, 9.2, "NOT MET"),
+        (("extra", 0), 0.0042, 0.0037, "met"),
         (("max", 100), 100, None, "met"),
         (("max", 100), 101, None, "NOT MET"),
     ],
