@@ -6,7 +6,7 @@
     python3 build.py build     build the demo site into build/site
     python3 build.py wheel     build the prebuilt wheel into dist/ (installs without Node)
     python3 build.py docs      regenerate docs/tools.md from the tool registry
-    python3 build.py bench     build, then measure boot in headless Chromium
+    python3 build.py bench     build, then measure the bridge beside the reference (JS) in Chromium
     python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
     python3 build.py hosts     the long runs of the MCP-host tests (every client, pending results)
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
@@ -68,16 +68,20 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(result.returncode)
 
 
-def bench(runs: int, calls: int, characters_only: bool) -> None:
+def bench(options: argparse.Namespace) -> None:
     from buildkit.env import ensure_chromium
     from buildkit.paths import BUILD
+    from buildkit.reference import build_reference_site
 
     chromium = ensure_chromium()
     build_site()
-    sys.path.insert(0, str(ROOT / "tests"))
+    build_reference_site()
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "py")]
     from bench import run_benchmark
+    from pyodide_webmcp.registry import REGISTRY
 
-    run_benchmark(chromium, runs, calls, BUILD / "bench.json", characters_only)
+    options.tools = sum(1 for tool in REGISTRY if tool.setting is None)  # registered unless the owner opts in
+    run_benchmark(chromium, options, BUILD / "bench.json")
 
 
 def main() -> None:
@@ -91,9 +95,16 @@ def main() -> None:
     commands.add_parser("labextension", help="build the JupyterLab extension into build/labextension")
     docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
     docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
-    bench_parser = commands.add_parser("bench", help="build, then measure boot in headless Chromium")
-    bench_parser.add_argument("--runs", type=int, default=3, help="page loads, cold and warm")
+    bench_parser = commands.add_parser(
+        "bench", help="build both sites, then measure the bridge beside the reference in headless Chromium")
+    bench_parser.add_argument("--runs", type=int, default=6, help="page loads per site, cold and warm")
     bench_parser.add_argument("--calls", type=int, default=50, help="calls per measured tool")
+    bench_parser.add_argument("--private-runs", type=int, default=2,
+                              help="loads per site in a private window (bytes served)")
+    bench_parser.add_argument("--slow-runs", type=int, default=3,
+                              help="first visits per site over an emulated 20 Mbit/s, 40 ms link")
+    bench_parser.add_argument("--loads-only", action="store_true",
+                              help="only the page loads (no calls, scale notebooks or characters table)")
     bench_parser.add_argument("--characters-only", action="store_true",
                               help="only the table of characters the model sees per call, per client")
     commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")
@@ -132,7 +143,7 @@ def main() -> None:
     elif args.command == "docs":
         docs.write_docs(args.check)
     elif args.command == "bench":
-        bench(args.runs, args.calls, args.characters_only)
+        bench(args)
     elif args.command == "test":
         test(extra)
     elif args.command == "hosts":

@@ -5,17 +5,26 @@ a project site), with extra headers (cross-origin isolation, a Content-Security-
 labelling `.gz` files `Content-Encoding: gzip` as some hosts do.
 """
 
+import collections
 import functools
 import http.server
+import re
 import sys
+import threading
 from pathlib import Path
 from typing import Optional
 
 from .paths import SITE
 
+# URLs that change whenever their content does: a build id in the query (the bridge's assets, `?v=`) or a
+# content hash in the file name (JupyterLab's bundles). A browser may keep these without asking again.
+CONTENT_ADDRESSED = re.compile(r"[?&]v=[0-9a-f]{8,}(&|$)|\.[0-9a-f]{7,}\.js(\?|$)")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs, revalidated on every load (as after a deploy)."""
+    """Static files with the MIME types Pyodide needs: content-addressed URLs cached for good, everything
+    else revalidated on every load (as after a deploy)."""
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -41,7 +50,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         return super().translate_path("/" + path[len(self.prefix):])
 
     def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Cache-Control", IMMUTABLE if CONTENT_ADDRESSED.search(self.path) else "no-cache")
         for name, value in self.extra_headers.items():
             self.send_header(name, value)
         if self.gzip_encoding and self.path.split("?")[0].endswith(".gz"):
@@ -51,9 +60,45 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args) -> None:
         pass
 
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = CountingWriter(self.wfile, lambda size: self.server.count(getattr(self, "path", ""), size))
+
+
+class CountingWriter:
+    """A response stream that reports how many bytes (headers and body) it sends."""
+
+    def __init__(self, stream, report):
+        self.stream = stream
+        self.report = report
+
+    def write(self, data) -> int:
+        self.report(len(data))
+        return self.stream.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
 
 class SiteServer(http.server.ThreadingHTTPServer):
+    """Also counts the bytes it serves, per path (the benchmark reads them)."""
+
     daemon_threads = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.served = collections.Counter()
+        self.lock = threading.Lock()
+
+    def count(self, path: str, size: int) -> None:
+        with self.lock:
+            self.served[path.split("?")[0]] += size
+
+    def take_served(self) -> collections.Counter:
+        """The bytes served per path since the last call."""
+        with self.lock:
+            served, self.served = self.served, collections.Counter()
+        return served
 
     def handle_error(self, request, client_address) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):

@@ -3,6 +3,7 @@
 import gzip
 import hashlib
 import json
+import re
 import shutil
 import sys
 import zipfile
@@ -92,8 +93,14 @@ def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
     return dynlibs
 
 
+# Installed files no tool imports: pydantic's v1 compatibility package, its mypy plugin, type stubs. Left out
+# of the pack, they cost neither download nor memory (Pyodide's files live in the page's array buffers).
+UNUSED_FILES = re.compile(r"pydantic/v1/|pydantic/(__pycache__/)?mypy\.|\.pyi$")
+
+
 def pack_files(wheels: list[Path], destination: Path) -> str:
-    """Every installed file except the extension modules, in one gzip that a restore writes back.
+    """Every installed file except the extension modules and UNUSED_FILES, in one gzip that a restore
+    writes back (the plain start installs the wheels whole).
 
     Layout: little-endian u32 length of a JSON list of [path, size], the list, then the contents.
     """
@@ -101,7 +108,7 @@ def pack_files(wheels: list[Path], destination: Path) -> str:
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as archive:
             for info in archive.infolist():
-                if not info.is_dir() and not info.filename.endswith(".so"):
+                if not info.is_dir() and not info.filename.endswith(".so") and not UNUSED_FILES.search(info.filename):
                     data = archive.read(info)
                     entries.append([info.filename, len(data)])
                     contents.append(data)

@@ -32,10 +32,43 @@ const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0];
 
 const fetchBytes = async url => new Uint8Array(await (await fetchOk(url)).arrayBuffer());
 
+// The snapshot and the packed files, kept in Cache Storage under their versioned URLs: a private
+// window's memory cache keeps no file over 6.25 MiB, so without this every reload downloads the
+// snapshot again. Only the current build's copies are kept; a copy that failed to restore is dropped.
+const KEPT = 'jupyterlite-pyodide-webmcp';
+
+const keptFiles = () => (globalThis.caches ? caches.open(KEPT).catch(() => null) : Promise.resolve(null));
+
+async function fetchKept(url) {
+  const cache = await keptFiles();
+  const kept = cache && (await cache.match(url).catch(() => null));
+  if (kept) {
+    return kept;
+  }
+  const response = await fetchOk(url);
+  if (cache) {
+    const build = new URL(url).searchParams.get('v');
+    for (const old of await cache.keys().catch(() => [])) {
+      if (new URL(old.url).searchParams.get('v') !== build) {
+        cache.delete(old).catch(() => {});
+      }
+    }
+    cache.put(url, response.clone()).catch(() => {});
+  }
+  return response;
+}
+
+async function forgetKept() {
+  const cache = await keptFiles();
+  for (const old of cache ? await cache.keys().catch(() => []) : []) {
+    await cache.delete(old).catch(() => {});
+  }
+}
+
 // Reads a .gz asset, inflated, chunk by chunk. The page inflates it, unless the server labelled
 // it `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
 async function readGzip(url, onChunk) {
-  const response = await fetchOk(url);
+  const response = await fetchKept(url);
   const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
   const stream = inflatedByBrowser ? response.body : response.body.pipeThrough(new DecompressionStream('gzip'));
   const reader = stream.getReader();
@@ -204,6 +237,9 @@ async function snapshotBoot(site) {
   files.catch(() => {}); // awaited below; a failure there falls back like any other
   const pyodide = await loadInterpreter(site, { restore: { memory, inflated } });
   performance.mark('webmcp:stage:restored');
+  // Pyodide keeps its options for the page's life: without this they would hold the snapshot's bytes
+  // (the heap's size, 36 MiB) now copied into the wasm memory.
+  delete pyodide._api.config._loadSnapshot;
   writeFiles(pyodide.FS, pyodide._api.sitePackages, await files);
   Object.assign(pyodide.loadedPackages, snapshot.loadedPackages);
   return pyodide;
@@ -246,6 +282,7 @@ export async function startInterpreter(site, { allowSnapshot = true } = {}) {
       return { pyodide, bridge, path: 'snapshot', fallback };
     } catch (error) {
       console.warn('WebMCP bridge: snapshot restore failed, starting from scratch', error);
+      await forgetKept();
       fallback = restoreFailure(error);
     }
   }

@@ -126,14 +126,8 @@ function createStatusItem(app, statusBar) {
   return setStatus;
 }
 
-// The interpreter starts at once, beside the lab's own restore; tools wait for app.restored.
-async function boot(handoff, allowSnapshot, settingsLoaded) {
-  const settings = await settingsLoaded;
-  if (settings && settings.composite.enabled === false) {
-    handoff.setStatus('off', 'WebMCP: off (settings)');
-    await untilEnabled(settings);
-    handoff.setStatus('booting', 'WebMCP: booting…');
-  }
+// What the interpreter starts from: the manifest, the kernel's Pyodide and the boot module.
+async function prepareStart() {
   const assets = assetsUrl();
   const [manifest, pyodide] = await Promise.all([
     // Revalidated on every load: after a redeploy it names the new build's files (see docs/deploy.md).
@@ -141,7 +135,21 @@ async function boot(handoff, allowSnapshot, settingsLoaded) {
     kernelPyodide()
   ]);
   const { startInterpreter } = await import(/* webpackIgnore: true */ `${assets}boot.mjs?v=${manifest.build}`);
-  const site = { ...pyodide, assetsUrl: assets, manifest };
+  return { startInterpreter, site: { ...pyodide, assetsUrl: assets, manifest } };
+}
+
+// The interpreter starts at once, beside the lab's own restore (its files download while the
+// settings load); tools wait for app.restored.
+async function boot(handoff, allowSnapshot, settingsLoaded) {
+  const prepared = prepareStart();
+  prepared.catch(() => {}); // awaited below, unless the settings keep the bridge off
+  const settings = await settingsLoaded;
+  if (settings && settings.composite.enabled === false) {
+    handoff.setStatus('off', 'WebMCP: off (settings)');
+    await untilEnabled(settings);
+    handoff.setStatus('booting', 'WebMCP: booting…');
+  }
+  const { startInterpreter, site } = await prepared;
   const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
   performance.mark('webmcp:stage:imported');
   await handoff.app.restored;

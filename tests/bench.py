@@ -1,7 +1,8 @@
-"""Boot benchmark of the bridge in headless Chromium with native WebMCP (run by build.py bench).
+"""The benchmark of the bridge in headless Chromium with native WebMCP (run by build.py bench).
 
-Cold runs use a fresh browser context each; warm runs reload the page in the
-same context. Every figure is the min and median over the runs.
+Page loads (bench_loads.py) of the demo site with the bridge on and off and of the reference's site, side by
+side (bench_sites.py); per-call latency beside hand-written JavaScript in the same page; the characters the
+model sees through each client. Load figures are the min and median over the runs.
 """
 
 import json
@@ -11,52 +12,37 @@ import threading
 import time
 from pathlib import Path
 
-from hostclients import POLYFILL, McpClient, McpHost, PageClient, measure_characters
+from bench_loads import KERNEL_IDLE, browser_page, load
+from bench_profile import print_profile
+from bench_sites import (
+    CELL_COUNT,
+    DELETE_CELLS_FROM,
+    bridge_sites,
+    measure_loads,
+    measure_new_tools,
+    measure_private_bytes,
+    measure_scale,
+    measure_shared_calls,
+    measure_slow_link,
+    print_side_by_side,
+    reference_site,
+    side_by_side_rows,
+)
+from hostclients import (
+    POLYFILL,
+    SAVE_NOTEBOOK,
+    McpClient,
+    McpHost,
+    PageClient,
+    measure_characters,
+)
 from playwright.sync_api import sync_playwright
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
+from buildkit.reference import REFERENCE_SITE
 from buildkit.server import site_server
-from tests.measure import (
-    TRACE_CATEGORIES,
-    main_thread_tasks,
-    memory_after_gc,
-    percentiles,
-)
-
-SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off]"
-KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-
-
-def one_load(browser, page, url: str, reload: bool) -> dict:
-    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
-    if reload:
-        page.reload()
-    else:
-        page.goto(url)
-    page.wait_for_function("() => window.jupyterapp", timeout=120_000)
-    restored = page.evaluate("() => window.jupyterapp.restored.then(() => performance.now())")
-    page.wait_for_selector(SETTLED, timeout=120_000)
-    page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=50)
-    kernel_idle = page.evaluate("() => performance.now()")
-    marks = page.evaluate(
-        "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
-    )
-    status = page.inner_text(".jp-webmcp-status")
-    tasks = main_thread_tasks(browser.stop_tracing())
-    figures = {
-        "appRestoredMs": restored,
-        "kernelIdleMs": kernel_idle,
-        "longestMainThreadTaskMs": max((duration for duration, _ in tasks), default=0),
-        **memory_after_gc(page),
-    }
-    if "webmcp:ready" in marks:
-        figures["toolsRegisteredMs"] = marks["webmcp:ready"]
-        figures["toolsAfterRestoredMs"] = marks["webmcp:ready"] - restored
-        figures["longestBridgeTaskMs"] = max((duration for duration, bridge in tasks if bridge), default=0)
-        figures["bootPath"] = status.rpartition("; ")[2].split(" start")[0]
-    return figures
-
+from tests.measure import percentiles
 
 # Times each call around executeTool, and inside the bridge (its User Timing measure).
 CALL_LOOP = """async ([name, input, count]) => {
@@ -149,13 +135,6 @@ JS_READ = """
     return JSON.stringify({cells});"""
 
 
-CELL_COUNT = "() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.length"
-DELETE_CELLS_FROM = """start => {
-    const model = window.jupyterapp.shell.currentWidget.content.model.sharedModel;
-    model.deleteCellRange(start, model.cells.length);
-}"""
-
-
 def js_timings(page, operation: str, count: int, args=None) -> dict:
     return percentiles(page.evaluate(JS_LOOP, [operation, args, count, REPEAT]))
 
@@ -208,10 +187,6 @@ def measure_calls(page, count: int) -> dict:
     return calls
 
 
-SAVE_NOTEBOOK = """([path, content]) => window.jupyterapp.serviceManager.contents.save(
-    path, {type: 'notebook', format: 'json', content})"""
-
-
 # True once a whole second passes with no main-thread task over 30 ms, false after 30 s: a large
 # notebook keeps rendering its cells long after it opens, and calls queue behind that work.
 MAIN_THREAD_QUIET = """async () => {
@@ -257,27 +232,6 @@ def measure_reads(page, count: int) -> dict:
                             {"startIndex": 0, "endIndex": 100, "includeOutputs": with_outputs}, count)
         js = js_timings(page, JS_READ, count, ["bench-200.ipynb", 0, 100, with_outputs])
         beside(figures, label, tool, js)
-    return figures
-
-
-def measure_scale(page, sizes=(1000, 5000), count: int = 20) -> dict:
-    """get_context and a 20-cell get_cells on large notebooks: neither should grow with the notebook."""
-    figures = {}
-    for size in sizes:
-        cells = [
-            {"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": f"x = {i}", "outputs": [], "execution_count": None}
-            for i in range(size)
-        ]
-        content = {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
-                   "metadata": {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}}}
-        path = f"bench-{size}.ipynb"
-        page.evaluate(SAVE_NOTEBOOK, [path, content])
-        open_and_settle(page, path)
-        middle = {"startIndex": size // 2, "endIndex": size // 2 + 20}
-        label = f"jupyter_get_context ({size} cells)"
-        context = tool_timings(page, figures, label, "jupyter_get_context", {}, count)
-        beside(figures, label, context, js_timings(page, JS_CONTEXT, count))
-        tool_timings(page, figures, f"jupyter_get_cells 20 ({size} cells)", "jupyter_get_cells", middle, count)
     return figures
 
 
@@ -353,53 +307,76 @@ def print_seen_characters(clients: dict) -> None:
     print(f"{'beyond the payload (median)':36} {'':>8}" + "".join(f"{f'+{extra[name]:,.0f} chars':>32}" for name in names))
 
 
-def run_benchmark(chromium: str, runs: int, calls: int, output: Path, characters_only: bool = False) -> dict:
-    server = site_server(0)
+def serve(directory: Path):
+    server = site_server(0, directory)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path=demo.ipynb"
-    loads = {(mode, kind): [] for mode in ("on", "off") for kind in ("cold", "warm")}
-    call_figures = {}
+    return server
+
+
+def run_benchmark(chromium: str, options, output: Path) -> dict:
+    """Every measurement, printed and written to `output` as JSON; `options`: runs, calls, private_runs,
+    slow_runs, characters_only, loads_only, tools (the bridge's default tool count)."""
+    ours, theirs = serve(SITE), serve(REFERENCE_SITE)
+    bridge, bridge_off = bridge_sites(ours, options.tools)
+    reference = reference_site(theirs)
+    result = {"runs": 0 if options.characters_only else options.runs}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        for run in range(0 if characters_only else runs):
-            for mode in ("on", "off"):  # interleaved, so drift affects both alike
-                context = browser.new_context()
-                page = context.new_page()
-                url = base if mode == "on" else base + "&webmcp=off"
-                loads[(mode, "cold")].append(one_load(browser, page, url, reload=False))
-                loads[(mode, "warm")].append(one_load(browser, page, url, reload=True))
-                if mode == "on" and run == runs - 1:
-                    call_figures = measure_calls(page, calls)
-                    call_figures.update(measure_reads(page, calls))
-                    call_figures.update(measure_scale(page))
-                context.close()
-        browser.close()
-        seen = measure_seen_characters(playwright, chromium, base.split("?")[0])
-    server.shutdown()
-    site_bytes = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
-    result = {
-        "runs": 0 if characters_only else runs,
-        "siteMiB": round(site_bytes / 2**20, 1),
-        "boot": {f"bridge {mode}, {kind}": summarize(figures) for (mode, kind), figures in loads.items() if figures},
-        "calls": call_figures,
-        "seenCharacters": seen,
-    }
-    output.write_text(json.dumps(result, indent=2) + "\n")
-    if not characters_only:
-        print_boot_and_calls(result, loads, calls)
-    print_seen_characters(seen)
+        if not options.characters_only:
+            loads, result["profile"] = measure_loads(playwright, chromium, [bridge, reference, bridge_off],
+                                                      options.runs)
+            result["privateWindowMiB"] = measure_private_bytes(playwright, chromium, [bridge, reference],
+                                                               options.private_runs)
+            result["slowLink"] = measure_slow_link(playwright, chromium, [bridge, reference], options.slow_runs)
+            result["loads"] = loads
+            result["calls"], result["scale"], result["callsBesideJs"] = {}, {}, {}
+            for site in () if options.loads_only else (bridge, reference):
+                with browser_page(playwright, chromium) as page:
+                    load(page, site, reload=False, trace=False, memory=False)
+                    result["calls"][site.label] = measure_shared_calls(page, options.calls)  # on the demo notebook
+                    if site is bridge:
+                        result["callsBesideJs"] = measure_calls(page, options.calls)
+                        result["calls"]["bridge, new tools"] = measure_new_tools(page, options.calls)
+                        result["callsBesideJs"].update(measure_reads(page, options.calls))
+                    result["scale"][site.label] = measure_scale(page, 20)
+        if not options.loads_only:
+            result["seenCharacters"] = measure_seen_characters(playwright, chromium, bridge.url.split("?")[0])
+    ours.shutdown()
+    theirs.shutdown()
+    result["siteMiB"] = {label: round(sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) / 2**20, 1)
+                         for label, folder in (("bridge", SITE), ("reference", REFERENCE_SITE))}
+    if not options.characters_only:
+        result["sideBySide"] = side_by_side_rows(result)
+        print_boot(result)
+        if not options.loads_only:
+            print_calls(result["callsBesideJs"], options.calls)
+        print_side_by_side(result["sideBySide"], options.runs)
+        print_profile(result["profile"])
+    if not options.loads_only:
+        print_seen_characters(result["seenCharacters"])
     print(f"\nsite size: {result['siteMiB']} MiB; JSON written to {output}")
+    output.write_text(json.dumps(as_json(result), indent=2) + "\n")
     return result
 
 
-def print_boot_and_calls(result: dict, loads: dict, calls: int) -> None:
-    print(f"\nBoot benchmark, {result['runs']} runs each (min / median; ms, from navigation unless noted)\n")
-    columns = list(result["boot"])
-    print(f"{'figure':26}" + "".join(f"{column:>24}" for column in columns))
-    for key in loads[("on", "cold")][0]:
+def as_json(value):
+    """Tuple keys ((site, kind)) joined into strings."""
+    if isinstance(value, dict):
+        return {", ".join(key) if isinstance(key, tuple) else key: as_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_json(item) for item in value]
+    return value
+
+
+def print_boot(result: dict) -> None:
+    loads = result["loads"]
+    print(f"\nPage loads, {result['runs']} runs each (min / median; ms from navigation unless noted)\n")
+    columns = list(loads)
+    print(f"{'figure':26}" + "".join(f"{', '.join(column):>24}" for column in columns))
+    summaries = {column: summarize(runs) for column, runs in loads.items()}
+    for key in loads[("bridge", "cold")][0]:
         cells = []
         for column in columns:
-            figures = result["boot"][column].get(key)
+            figures = summaries[column].get(key)
             if not figures:
                 cells.append("-")
             elif "values" in figures:
@@ -408,7 +385,10 @@ def print_boot_and_calls(result: dict, loads: dict, calls: int) -> None:
                 digits = 1 if key.endswith("MiB") else 0
                 cells.append(f"{figures['min']:9.{digits}f} / {figures['median']:9.{digits}f}")
         print(f"{key:26}" + "".join(f"{cell:>24}" for cell in cells))
-    print(f"\nCalls, {calls} each, timed in the page around executeTool (ms)\n")
+
+
+def print_calls(calls: dict, count: int) -> None:
+    print(f"\nCalls, {count} each, timed in the page around executeTool (ms)\n")
     print(f"{'call':64} {'p50':>8} {'p95':>8}")
-    for name, figures in result["calls"].items():
+    for name, figures in calls.items():
         print(f"{name:64} {figures['p50']:8.1f} {figures['p95']:8.1f}")

@@ -12,11 +12,13 @@ BRIDGE_URLS = ("/static/pyodide/", "/jupyterlite-pyodide-webmcp/")
 BRIDGE_EVENTS = ("DecompressionStream", "v8.wasm.")
 
 
-def main_thread_tasks(trace: bytes) -> list[tuple[float, bool]]:
-    """(duration ms, is the bridge's) of each top-level task on the page's renderer main thread.
+def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
+                      own_events: tuple = BRIDGE_EVENTS) -> list[tuple[float, bool]]:
+    """(duration ms, is the extension's own) of each top-level task on the page's renderer main thread.
 
-    A task is the bridge's when it runs script from Pyodide or the extension, compiles wasm or
-    inflates a stream: the lab itself does none of these on the main thread.
+    By default a task is the bridge's when it runs script from Pyodide or the extension, compiles wasm
+    or inflates a stream: the lab itself does none of these on the main thread. Another extension (the
+    benchmark's reference) passes its own script URLs and no events.
     """
     events = json.loads(trace)["traceEvents"]
     main_threads = {
@@ -40,7 +42,7 @@ def main_thread_tasks(trace: bytes) -> list[tuple[float, bool]]:
             continue
         data = (event.get("args") or {}).get("data") or {}
         url = data.get("url") or "" if isinstance(data, dict) else ""
-        if event["name"].startswith(BRIDGE_EVENTS) or any(part in url for part in BRIDGE_URLS):
+        if (own_events and event["name"].startswith(own_events)) or any(part in url for part in own_urls):
             current["bridge"] = True
     return [(task["dur"] / 1000, task["bridge"]) for task in tasks]
 

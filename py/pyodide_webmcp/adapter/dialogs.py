@@ -167,7 +167,9 @@ class DialogWatcher:
                 if remaining <= 0:
                     break
                 woken = asyncio.ensure_future(call.dialog_opened.wait()) if call is not None else None
-                await asyncio.wait({future} | ({woken} if woken else set()), timeout=min(remaining, 0.25))
+                # The first of: the promise settles, a dialog of the call opens, a quarter second passes.
+                await asyncio.wait({future} | ({woken} if woken else set()), timeout=min(remaining, 0.25),
+                                   return_when=asyncio.FIRST_COMPLETED)
                 if woken is not None:
                     woken.cancel()
         if future.done():

@@ -1,0 +1,138 @@
+"""Page loads as the benchmark measures them: a first visit in a fresh browser profile and its reload.
+
+A fresh profile has its own disk cache, as a visitor's browser does; a private window (`private=True`) has
+Chromium's in-memory cache instead, which keeps no file over 6.25 MiB (an eighth of its 50 MB), so large
+files are downloaded again on every load there. Each load is traced with the DevTools protocol (the
+longest and the total main-thread task time, and where it goes: bench_profile.py), and reports the bytes
+the site's server sent for it and the memory left after a full garbage collection.
+"""
+
+import base64
+import contextlib
+import shutil
+import tempfile
+
+from bench_profile import child_costs
+
+from buildkit.env import CHROMIUM_FLAGS
+from tests.measure import TRACE_CATEGORIES, main_thread_tasks, memory_after_gc
+
+KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+MIB = 2**20
+
+# Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp) and when each
+# WebMCP tool registration settles, the same way for any extension.
+LOAD_RECORDER = """(() => {
+    window.__bench = {registered: [], restoredAt: null};
+    let app;
+    Object.defineProperty(window, 'jupyterapp', {
+        configurable: true,
+        get: () => app,
+        set: value => {
+            app = value;
+            value.restored.then(() => { window.__bench.restoredAt = performance.now(); });
+        }
+    });
+    const modelContext = document.modelContext;
+    if (modelContext) {
+        const register = modelContext.registerTool.bind(modelContext);
+        modelContext.registerTool = (...args) => register(...args).then(result => {
+            window.__bench.registered.push(performance.now());
+            return result;
+        });
+    }
+})()"""
+
+# DevTools network emulation: a 20 Mbit/s link with 40 ms latency.
+SLOW_LINK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
+
+
+class Trace:
+    """A DevTools trace of a page (through its own CDP session, so it works in any browser context)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.session = page.context.new_cdp_session(page)
+        self.completed = []
+        self.session.on("Tracing.tracingComplete", lambda event: self.completed.append(event))
+        self.session.send("Tracing.start", {"traceConfig": {"includedCategories": TRACE_CATEGORIES},
+                                            "transferMode": "ReturnAsStream"})
+
+    def stop(self) -> bytes:
+        self.session.send("Tracing.end")
+        while not self.completed:
+            self.page.wait_for_timeout(20)
+        stream = self.completed[0]["stream"]
+        chunks = []
+        while True:
+            chunk = self.session.send("IO.read", {"handle": stream, "size": 1 << 22})
+            data = chunk.get("data", "")
+            chunks.append(base64.b64decode(data) if chunk.get("base64Encoded") else data.encode())
+            if chunk.get("eof"):
+                break
+        self.session.send("IO.close", {"handle": stream})
+        self.session.detach()
+        return b"".join(chunks)
+
+
+@contextlib.contextmanager
+def browser_page(playwright, chromium: str, private: bool = False, link: dict = None):
+    """A page in a fresh profile (or a private window), the load recorder installed, the link emulated if given."""
+    profile = tempfile.mkdtemp(prefix="bench-profile-")
+    browser = None
+    try:
+        if private:
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+            context = browser.new_context()
+            page = context.new_page()
+        else:
+            context = playwright.chromium.launch_persistent_context(profile, executable_path=chromium,
+                                                                    args=CHROMIUM_FLAGS, headless=True)
+            page = context.pages[0] if context.pages else context.new_page()
+        context.add_init_script(LOAD_RECORDER)
+        if link:
+            session = context.new_cdp_session(page)
+            session.send("Network.enable")
+            session.send("Network.emulateNetworkConditions", link)
+        yield page
+        context.close()
+    finally:
+        if browser:
+            browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> dict:
+    """Load (or reload) the site's page and wait until its tools are registered and its kernel is idle."""
+    tracing = Trace(page) if trace else None
+    site.server.take_served()
+    if reload:
+        page.reload()
+    else:
+        page.goto(site.url)
+    page.wait_for_function(site.ready, timeout=180_000, polling=50)
+    page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=50)
+    kernel_idle = page.evaluate("() => performance.now()")
+    recorded = page.evaluate("() => window.__bench")
+    marks = page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))")
+    figures = {"appRestoredMs": recorded["restoredAt"], "kernelIdleMs": kernel_idle}
+    if site.tools:
+        registered = recorded["registered"][site.tools - 1]
+        figures["toolsRegisteredMs"] = registered
+        figures["toolsAfterRestoredMs"] = registered - recorded["restoredAt"]
+    if "webmcp:ready" in marks:
+        figures["bootPath"] = page.inner_text(".jp-webmcp-status").rpartition("; ")[2].split(" start")[0]
+    if tracing:
+        trace = tracing.stop()
+        tasks = main_thread_tasks(trace, site.own_urls, site.own_events)
+        figures["profile"] = child_costs(trace, site.own_urls, site.own_events)
+        figures["longestMainThreadTaskMs"] = max((duration for duration, _ in tasks), default=0)
+        figures["mainThreadTaskTotalMs"] = sum(duration for duration, _ in tasks)
+        if site.tools:
+            figures["longestOwnTaskMs"] = max((duration for duration, own in tasks if own), default=0)
+            figures["ownTaskTotalMs"] = sum(duration for duration, own in tasks if own)
+    if memory:
+        figures.update(memory_after_gc(page))
+    figures["servedMiB"] = sum(site.server.take_served().values()) / MIB
+    return figures

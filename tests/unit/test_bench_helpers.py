@@ -1,0 +1,105 @@
+"""Pure pieces of the benchmark (build.py bench) and what the site server tells browsers to cache."""
+
+import json
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from buildkit.server import site_server
+from tests.measure import main_thread_tasks
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's modules import each other by name
+from bench_profile import child_costs  # noqa: E402
+from bench_sites import verdict  # noqa: E402
+
+
+@pytest.fixture
+def served(tmp_path):
+    (tmp_path / "bridge").mkdir()
+    (tmp_path / "bridge" / "snapshot.gz").write_bytes(b"x" * 1000)
+    (tmp_path / "1031.b91a70b.js").write_text("chunk")
+    (tmp_path / "manifest.json").write_text("{}")
+    server = site_server(0, tmp_path)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def cache_control(url):
+    with urllib.request.urlopen(url) as response:
+        response.read()
+        return response.headers["Cache-Control"]
+
+
+def test_content_addressed_urls_are_immutable_and_the_rest_revalidated(served):
+    _, base = served
+    immutable = "public, max-age=31536000, immutable"
+    assert cache_control(f"{base}/bridge/snapshot.gz?v=0615ec3417659068") == immutable
+    assert cache_control(f"{base}/1031.b91a70b.js") == immutable
+    assert cache_control(f"{base}/bridge/snapshot.gz") == "no-cache"
+    assert cache_control(f"{base}/manifest.json") == "no-cache"
+
+
+def test_the_server_counts_the_bytes_it_sends_per_path(served):
+    server, base = served
+    server.take_served()
+    cache_control(f"{base}/bridge/snapshot.gz?v=0615ec3417659068")
+    served_now = server.take_served()
+    assert list(served_now) == ["/bridge/snapshot.gz"]
+    assert 1000 < served_now["/bridge/snapshot.gz"] < 1500  # the body and its headers
+    assert server.take_served() == {}
+
+
+def task(ts, dur, *children):
+    return [{"name": "RunTask", "ph": "X", "pid": 1, "tid": 2, "ts": ts, "dur": dur}, *children]
+
+
+def test_main_thread_tasks_are_the_bridges_or_the_given_extensions():
+    events = [
+        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}},
+        *task(0, 5000, {"name": "v8.wasm.compile", "ph": "X", "pid": 1, "tid": 2, "ts": 10, "dur": 100}),
+        *task(6000, 2000, {"name": "FunctionCall", "ph": "X", "pid": 1, "tid": 2, "ts": 6010, "dur": 10,
+                           "args": {"data": {"url": "http://h/extensions/jupyterlite-webmcp/static/1.js"}}}),
+        *task(9000, 1000),
+        {"name": "RunTask", "ph": "X", "pid": 1, "tid": 3, "ts": 0, "dur": 99000},  # another thread
+    ]
+    trace = json.dumps({"traceEvents": events}).encode()
+    assert main_thread_tasks(trace) == [(5.0, True), (2.0, False), (1.0, False)]
+    assert main_thread_tasks(trace, ("/extensions/jupyterlite-webmcp/",), ()) == [(5.0, False), (2.0, True), (1.0, False)]
+
+
+def test_each_tasks_time_goes_to_its_largest_child():
+    events = [
+        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}},
+        *task(0, 5000, {"name": "v8.wasm.compile", "ph": "X", "pid": 1, "tid": 2, "ts": 10, "dur": 3000},
+              {"name": "MinorGC", "ph": "X", "pid": 1, "tid": 2, "ts": 3100, "dur": 100}),
+        *task(6000, 2000, {"name": "FunctionCall", "ph": "X", "pid": 1, "tid": 2, "ts": 6010, "dur": 1500,
+                           "args": {"data": {"url": "http://h/build/bundle.js?v=1"}}}),
+        *task(9000, 1000),
+    ]
+    costs = child_costs(json.dumps({"traceEvents": events}).encode(), ("/static/pyodide/",), ("v8.wasm.",))
+    assert costs == {"own: v8.wasm.compile": 5.0, "FunctionCall bundle.js": 2.0, "(task itself)": 1.0}
+
+
+@pytest.mark.parametrize(
+    "target, bridge, reference, expected",
+    [
+        (("ratio", 1.2), 120, 100, "met"),
+        (("ratio", 1.2), 121, 100, "NOT MET"),
+        (("extra", 8), 43.0, 35.0, "met"),
+        (("extra", 0), 9.3, 9.2, "NOT MET"),
+        (("extra", 0), 0.0042, 0.0037, "met"),
+        (("max", 100), 100, None, "met"),
+        (("max", 100), 101, None, "NOT MET"),
+    ],
+)
+def test_each_target_is_met_or_not(target, bridge, reference, expected):
+    row = {"figure": "f", "bridge": bridge, "reference": reference, "unit": "ms", "target": target}
+    assert verdict(row).endswith(" " + expected)
+
+
+def test_a_figure_without_a_target_has_no_verdict():
+    assert verdict({"figure": "f", "bridge": 1, "reference": 2, "unit": "ms", "target": ("report", None)}) == ""
