@@ -237,9 +237,6 @@ async function snapshotBoot(site) {
   files.catch(() => {}); // awaited below; a failure there falls back like any other
   const pyodide = await loadInterpreter(site, { restore: { memory, inflated } });
   performance.mark('webmcp:stage:restored');
-  // Pyodide keeps its options for the page's life: without this they would hold the snapshot's bytes
-  // (the heap's size, 36 MiB) now copied into the wasm memory.
-  delete pyodide._api.config._loadSnapshot;
   writeFiles(pyodide.FS, pyodide._api.sitePackages, await files);
   Object.assign(pyodide.loadedPackages, snapshot.loadedPackages);
   return pyodide;
