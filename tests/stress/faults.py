@@ -9,20 +9,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .harness import StressPage, Tally
+from .harness import KERNELSPEC, PANEL, START, StressPage, Tally
 
 SETTLE_S = 5.0
-KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 PROPOSE_TOGGLE = "jupyterlite-pyodide-webmcp:toggle-propose-mode"
 
-START = """([name, input, key]) => {
-    window.__faultCalls = window.__faultCalls || {};
-    window.__faultCalls[key] = document.modelContext.getTools().then(tools => document.modelContext.executeTool(
-        tools.find(t => t.name === name), input, {})).then(text => ({text}), error => ({rejected: `${error.name}: ${error.message}`}));
-}"""
-FINISH = """([key, timeoutMs]) => Promise.race([window.__faultCalls[key],
+FINISH = """([key, timeoutMs]) => Promise.race([window.__started[key],
     new Promise(resolve => setTimeout(() => resolve({hung: true}), timeoutMs))])"""
-PANEL = "Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path)"
 RUNNING = f"path => {PANEL}?.content.widgets[1].model.executionState === 'running'"
 FAULTS = {
     "kernel dies mid-run": f"path => {{ void {PANEL}.sessionContext.session.kernel.shutdown(); }}",
@@ -70,12 +63,11 @@ def run_faults(report, stress: StressPage) -> FaultFigures:
     for number, (fault, action) in enumerate(PROPOSAL_FAULTS.items()):
         path = f"faults/proposal-{number}.ipynb"
         stress.save(path, notebook([("c0", "x = 0")]))
-        cell = stress.call("jupyter_open_notebook", {"path": path}, tally)
+        stress.call("jupyter_open_notebook", {"path": path}, tally)
         digest = stress.call("jupyter_get_cells", {"notebookPath": path}, tally).payload["cells"][0]["sourceHash"]
         stress.page.evaluate(START, ["jupyter_update_cell", {"notebookPath": path, "cellId": "c0", "source": "x = 1",
                                                              "expectedSourceHash": digest}, fault])
         stress.page.locator(".jp-webmcp-proposal").first.wait_for(timeout=30_000)
-        del cell
         _settle(stress, figures, fault, action, path)
     _reload_with_pending_work(stress, figures, tally)
     section = "faults"

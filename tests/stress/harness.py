@@ -56,6 +56,16 @@ SAVE_FILE = """([path, content, type]) => window.jupyterapp.serviceManager.conte
         : {type: 'file', format: 'text', content})"""
 
 
+KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+# The notebook panel at `path`, as a JS expression
+PANEL = "Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path)"
+# A call started without waiting for it (a proposal waits for the human, a run for the kernel); `key` finds it
+START = """([name, input, key]) => {
+    window.__started = window.__started || {};
+    window.__started[key] = document.modelContext.getTools().then(tools => document.modelContext.executeTool(
+        tools.find(t => t.name === name), input, {})).then(text => ({text}), error => ({rejected: `${error.name}: ${error.message}`}));
+}"""
+
 NOT_JSON = object()
 
 

@@ -7,7 +7,7 @@ longest main-thread task during each call is reported.
 import json
 from dataclasses import dataclass, field
 
-from tests.measure import TRACE_CATEGORIES, main_thread_tasks
+from tests.measure import MAIN_THREAD_QUIET, TRACE_CATEGORIES, main_thread_tasks
 
 from .harness import Outcome, StressPage, Tally, utf8_size
 
@@ -82,22 +82,6 @@ OPEN = """async path => {
     await widget.context.ready;
 }"""
 
-# True once half a second passes with no main-thread task over 50 ms (the lab has finished rendering).
-QUIET = """async () => {
-    const deadline = performance.now() + 120000;
-    while (performance.now() < deadline) {
-        const start = performance.now();
-        let worst = 0;
-        while (performance.now() - start < 500) {
-            const before = performance.now();
-            await new Promise(resolve => setTimeout(resolve, 0));
-            worst = Math.max(worst, performance.now() - before);
-        }
-        if (worst < 50) return true;
-    }
-    return false;
-}"""
-
 CLOSE = """path => {
     const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
     if (!panel) return;
@@ -152,7 +136,7 @@ def run_hostile(stress: StressPage, browser, scale: float = 1.0, names=NOTEBOOKS
         print("hostile:", name, flush=True)
         ids = stress.page.evaluate(BUILD, [name, scale])
         stress.page.evaluate(OPEN, path)
-        stress.page.evaluate(QUIET)
+        stress.page.evaluate(MAIN_THREAD_QUIET, [500, 50, 120_000])  # the lab has finished rendering
         row = {"calls": 0, "largestBytes": 0, "overBound": 0, "longestTaskMs": 0.0, "slowestCallMs": 0.0,
                "worstCall": ""}
         for tool, arguments in calls_for(path, ids):

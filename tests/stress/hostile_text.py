@@ -5,7 +5,7 @@ runs bumps `window.__stressScript`; every beacon points off the origin, so a req
 outside its origin is a beacon that fired.
 """
 
-from .harness import StressPage, Tally
+from .harness import KERNELSPEC, PANEL, START, StressPage, Tally
 
 PATH = "hostile-text/page.ipynb"
 BEACON = "http://198.51.100.7"  # TEST-NET-2: nothing answers, but the request would be recorded
@@ -24,16 +24,8 @@ PAYLOADS = [
     f'<video poster="{BEACON}/poster.png"></video>',
     f"{BEACON}/plain-link",
 ]
-PANEL = "Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path)"
-KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 PROPOSE_TOGGLE = "jupyterlite-pyodide-webmcp:toggle-propose-mode"
 
-# A call started without waiting for it (a proposal waits for the human).
-START = """([name, input]) => {
-    window.__started = window.__started || [];
-    document.modelContext.getTools().then(tools => document.modelContext.executeTool(
-        tools.find(t => t.name === name), input, {})).then(() => {}, () => {});
-}"""
 
 JAVASCRIPT_LINKS = """() => Array.from(document.querySelectorAll('a[href], area[href], iframe[src], form[action]'))
     .filter(e => /^\\s*javascript:/i.test(e.getAttribute('href') || e.getAttribute('src') || e.getAttribute('action')))
@@ -77,7 +69,7 @@ def run_hostile_text(report, stress: StressPage) -> None:
     originals = [cell for cell in listed if cell["id"] in {f"c{i}" for i in range(len(PAYLOADS))}]
     for cell, text in zip(originals, PAYLOADS):
         page.evaluate(START, ["jupyter_update_cell", {"notebookPath": PATH, "cellId": cell["id"], "source": text,
-                                                      "expectedSourceHash": cell["sourceHash"]}])
+                                                      "expectedSourceHash": cell["sourceHash"]}, cell["id"]])
     page.locator(".jp-webmcp-proposal").nth(len(originals) - 1).wait_for(state="attached", timeout=30_000)
     page.evaluate(f"path => window.jupyterapp.shell.activateById({PANEL}.id)", PATH)
     # Show it all: the Comments tab, the file browser on the folder with the hostile names

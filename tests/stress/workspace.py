@@ -17,12 +17,11 @@ from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.review import REVIEW_KEY
 
 from .arguments import Pools
-from .harness import StressPage, secret
+from .harness import KERNELSPEC, StressPage, secret
 
 DIRECTORY = "priv"
 OPEN_VISIBLE = ["priv/alpha.ipynb", "priv/bravo.ipynb"]
 CLOSED_VISIBLE = "priv/charlie.ipynb"  # read from its file until an agent call opens it
-KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 NOW = "2026-11-30T12:00:00.000Z"
 
 # Replace a notebook's cells and metadata: through its live model when open, else in its file.
