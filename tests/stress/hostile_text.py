@@ -32,17 +32,17 @@ JAVASCRIPT_LINKS = """() => Array.from(document.querySelectorAll('a[href], area[
     .length"""
 
 
-def run_hostile_text(report, stress: StressPage) -> None:
+def run_hostile_text(report, stress: StressPage, payloads: list[str] = PAYLOADS) -> None:
     section = "text"
     tally = Tally()
     page = stress.page
     stress.save("hostile-text", None, "directory")
     cells = [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": f"x{i} = {i}", "outputs": [],
-              "execution_count": None} for i in range(len(PAYLOADS))]
+              "execution_count": None} for i in range(len(payloads))]
     stress.save(PATH, {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": KERNELSPEC}, "cells": cells})
     stress.call("jupyter_open_notebook", {"path": PATH}, tally)
     calls = []
-    for index, text in enumerate(PAYLOADS):
+    for index, text in enumerate(payloads):
         cell = f"c{index}"
         calls += [
             ("jupyter_create_comment", {"notebookPath": PATH, "anchor": {"kind": "cell", "cellId": cell},
@@ -59,15 +59,15 @@ def run_hostile_text(report, stress: StressPage) -> None:
     threads = [outcome.payload["thread"]["id"] for outcome in outcomes
                if outcome.name == "jupyter_create_comment" and not outcome.is_error]
     stress.batch([("jupyter_reply_comment", {"notebookPath": PATH, "threadId": thread, "message": text})
-                  for thread, text in zip(threads, PAYLOADS)], tally)
+                  for thread, text in zip(threads, payloads)], tally)
     listed = stress.call("jupyter_get_cells", {"notebookPath": PATH}, tally).payload["cells"]
     # Render every markdown cell, as running it does
     stress.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": [
         cell["id"] for cell in listed if cell["type"] == "markdown"]}, tally)
     # Proposals: Propose mode on (the human's switch), one pending proposal per cell, shown under each
     page.evaluate("id => window.jupyterapp.commands.execute(id)", PROPOSE_TOGGLE)
-    originals = [cell for cell in listed if cell["id"] in {f"c{i}" for i in range(len(PAYLOADS))}]
-    for cell, text in zip(originals, PAYLOADS):
+    originals = [cell for cell in listed if cell["id"] in {f"c{i}" for i in range(len(payloads))}]
+    for cell, text in zip(originals, payloads):
         page.evaluate(START, ["jupyter_update_cell", {"notebookPath": PATH, "cellId": cell["id"], "source": text,
                                                       "expectedSourceHash": cell["sourceHash"]}, cell["id"]])
     page.locator(".jp-webmcp-proposal").nth(len(originals) - 1).wait_for(state="attached", timeout=30_000)
@@ -86,7 +86,7 @@ def run_hostile_text(report, stress: StressPage) -> None:
             pass
     page.wait_for_timeout(1000)
     page.evaluate("id => window.jupyterapp.commands.execute(id)", PROPOSE_TOGGLE)
-    report.add(section, "hostile payloads x places written", f"{len(PAYLOADS)} x 6")
+    report.add(section, "hostile payloads x places written", f"{len(payloads)} x 6")
     report.add(section, "agent calls", tally.calls)
     report.add(section, "exceptions reaching the client / INTERNAL_ERROR", tally.rejected + tally.internal_errors, 0)
     report.add(section, "script executions in the page", page.evaluate("() => window.__stressScript || 0"), 0)

@@ -19,7 +19,7 @@ from .faults import run_faults
 from .growth import run_growth
 from .harness import StressPage
 from .hostile import NOTEBOOKS, run_hostile
-from .hostile_text import run_hostile_text
+from .hostile_text import PAYLOADS, run_hostile_text
 from .privacy import PRIVACY_WEIGHTS, ROBUSTNESS_WEIGHTS, run_calls
 from .races import run_races
 from .workspace import PrivacyWorkspace
@@ -36,6 +36,8 @@ class Options:
     races: int = 1_000
     hostile_scale: float = 1.0
     growth_calls: int = 10_000
+    hostile_notebooks: tuple[str, ...] = tuple(NOTEBOOKS)
+    text_payloads: int = len(PAYLOADS)
     seed: int = 18
     sections: Optional[list[str]] = None  # all of SECTIONS
 
@@ -129,8 +131,8 @@ def races_section(report: Report, stress: StressPage, rng: random.Random, races:
     report.keep(section, figures.examples)
 
 
-def hostile_section(report: Report, stress: StressPage, browser, scale: float) -> None:
-    figures = run_hostile(stress, browser, scale, NOTEBOOKS)
+def hostile_section(report: Report, stress: StressPage, browser, scale: float, names) -> None:
+    figures = run_hostile(stress, browser, scale, names)
     section = "hostile"
     for name, row in figures.notebooks.items():
         report.add(section, f"{name}: longest main-thread task (ms)", row["longestTaskMs"])
@@ -195,9 +197,9 @@ def run_scenario(report: Report, section: str, stress: StressPage, browser, rng:
     elif section == "races":
         races_section(report, stress, rng, options.races)
     elif section == "hostile":
-        hostile_section(report, stress, browser, options.hostile_scale)
+        hostile_section(report, stress, browser, options.hostile_scale, options.hostile_notebooks)
     elif section == "text":
-        run_hostile_text(report, stress)
+        run_hostile_text(report, stress, PAYLOADS[:options.text_payloads])
     elif section == "faults":
         run_faults(report, stress)
     elif section == "growth":
