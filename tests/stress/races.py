@@ -18,7 +18,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .harness import StressPage
+from .harness import KERNELSPEC, PANEL, StressPage
 
 PATH = "race.ipynb"
 CELLS = 4
@@ -108,9 +108,7 @@ class RaceFigures:
 def setup(stress: StressPage) -> None:
     cells = [{"cell_type": "code", "id": f"race{k}", "metadata": {}, "source": f"#{k}:", "outputs": [],
               "execution_count": None} for k in range(CELLS)]
-    stress.save(PATH, {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
-                       "metadata": {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)",
-                                                   "language": "python"}}})
+    stress.save(PATH, {"nbformat": 4, "nbformat_minor": 5, "cells": cells, "metadata": {"kernelspec": KERNELSPEC}})
     stress.call("jupyter_open_notebook", {"path": PATH})
 
 
@@ -156,7 +154,8 @@ def _sources(stress: StressPage) -> list[str]:
 
 def _focus(stress: StressPage, index: int) -> int:
     """Click into a cell's editor, at the end of its text, as the human would. Returns keystrokes typed (0)."""
-    editor = stress.page.locator(".jp-Notebook .jp-Cell .cm-content").nth(index)
+    panel = stress.page.evaluate(f"path => {PANEL}.id", PATH)  # other notebooks may be open in the page
+    editor = stress.page.locator(f"#{panel} .jp-Cell .cm-content").nth(index)
     editor.click()
     stress.page.keyboard.press("Control+End")
     return 0
