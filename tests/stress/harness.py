@@ -166,14 +166,6 @@ class Tally:
             self.schema_failures += 1
             self.note("schema", outcome, problem)
 
-    def merge(self, other: "Tally") -> None:
-        for name in ("calls", "rejected", "hung", "internal_errors", "over_bound", "schema_failures"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.largest_bytes = max(self.largest_bytes, other.largest_bytes)
-        self.slowest_ms = max(self.slowest_ms, other.slowest_ms)
-        for kind, kept in other.examples.items():
-            self.examples.setdefault(kind, []).extend(kept[: 5 - len(self.examples.get(kind, []))])
-
 
 def _well_formed(result: Any) -> bool:
     """`{content: [{type: "text", text}, images...], isError?}` and nothing else (docs/architecture.md)."""

@@ -4,7 +4,6 @@ while a DevTools trace records the page's main thread: every result must stay wi
 longest main-thread task during each call is reported.
 """
 
-import json
 from dataclasses import dataclass, field
 
 from tests.measure import MAIN_THREAD_QUIET, TRACE_CATEGORIES, main_thread_tasks
@@ -165,7 +164,3 @@ def traced_call(stress: StressPage, browser, name: str, arguments: dict, tally: 
         tasks = main_thread_tasks(browser.stop_tracing())
     outcome.longest_task_ms = max((duration for duration, _ in tasks), default=0.0)
     return outcome
-
-
-def describe(figures: HostileFigures) -> str:
-    return json.dumps(figures.notebooks, indent=1)
