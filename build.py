@@ -7,6 +7,7 @@
     python3 build.py wheel     build the prebuilt wheel into dist/ (installs without Node)
     python3 build.py docs      regenerate docs/tools.md from the tool registry
     python3 build.py bench     build, then measure the bridge beside the reference (JS) in Chromium
+    python3 build.py stress    build, then the stress run: the guarantees under volume, hostile content and faults
     python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
     python3 build.py hosts     the long runs of the MCP-host tests (every client, pending results)
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
@@ -84,6 +85,22 @@ def bench(options: argparse.Namespace) -> None:
     run_benchmark(chromium, options, BUILD / "bench.json")
 
 
+def stress(args) -> None:
+    from buildkit.env import ensure_chromium
+    from buildkit.paths import BUILD
+
+    chromium = ensure_chromium()
+    if not args.no_build:
+        build_site()
+    sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
+    from tests.stress.run import Options, run_stress
+
+    options = Options(privacy_calls=args.privacy_calls, robustness_calls=args.robustness_calls, races=args.races,
+                      hostile_scale=args.hostile_scale, growth_calls=args.growth_calls, seed=args.seed,
+                      sections=args.sections)
+    sys.exit(run_stress(chromium, options, Path(args.output) if args.output else BUILD / "stress.json"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -107,6 +124,17 @@ def main() -> None:
                               help="only the page loads (no calls, scale notebooks or characters table)")
     bench_parser.add_argument("--characters-only", action="store_true",
                               help="only the table of characters the model sees per call, per client")
+    stress_parser = commands.add_parser("stress", help="build, then the stress run (docs/reliability.md)")
+    stress_parser.add_argument("--privacy-calls", type=int, default=10_000, help="randomized calls, every tool")
+    stress_parser.add_argument("--robustness-calls", type=int, default=5_000, help="schema-fuzzed calls")
+    stress_parser.add_argument("--races", type=int, default=1_000, help="agent read-modify-write cycles")
+    stress_parser.add_argument("--hostile-scale", type=float, default=1.0, help="size of the hostile notebooks")
+    stress_parser.add_argument("--growth-calls", type=int, default=10_000, help="calls between memory readings")
+    stress_parser.add_argument("--seed", type=int, default=18)
+    stress_parser.add_argument("--sections", nargs="+", default=None, metavar="SECTION",
+                               help="privacy robustness races hostile text faults growth (default: all)")
+    stress_parser.add_argument("--no-build", action="store_true", help="use the existing build/site")
+    stress_parser.add_argument("--output", help="where the figures go (default: build/stress.json)")
     commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")
     commands.add_parser("hosts", help="the long MCP-host test runs (extra arguments go to pytest)")
     mcp_parser = commands.add_parser(
@@ -144,6 +172,8 @@ def main() -> None:
         docs.write_docs(args.check)
     elif args.command == "bench":
         bench(args)
+    elif args.command == "stress":
+        stress(args)
     elif args.command == "test":
         test(extra)
     elif args.command == "hosts":

@@ -42,7 +42,7 @@ from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
 from buildkit.reference import REFERENCE_SITE
 from buildkit.server import site_server
-from tests.measure import percentiles
+from tests.measure import MAIN_THREAD_QUIET, percentiles
 
 # Times each call around executeTool, and inside the bridge (its User Timing measure).
 CALL_LOOP = """async ([name, input, count]) => {
@@ -187,29 +187,13 @@ def measure_calls(page, count: int) -> dict:
     return calls
 
 
-# True once a whole second passes with no main-thread task over 30 ms, false after 30 s: a large
-# notebook keeps rendering its cells long after it opens, and calls queue behind that work.
-MAIN_THREAD_QUIET = """async () => {
-    const deadline = performance.now() + 30000;
-    while (performance.now() < deadline) {
-        const start = performance.now();
-        let worst = 0;
-        while (performance.now() - start < 1000) {
-            const before = performance.now();
-            await new Promise(resolve => setTimeout(resolve, 0));
-            worst = Math.max(worst, performance.now() - before);
-        }
-        if (worst < 30) return true;
-    }
-    return false;
-}"""
 
 
 def open_and_settle(page, path: str) -> None:
     """Open a notebook; wait until its kernel is idle and the page has finished rendering it."""
     page.evaluate(CALL_LOOP, ["jupyter_open_notebook", {"path": path}, 1])
     page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=100)
-    if not page.evaluate(MAIN_THREAD_QUIET):
+    if not page.evaluate(MAIN_THREAD_QUIET, [1000, 30, 30_000]):
         print(f"note: the lab is still rendering {path} after 30 s; times around executeTool include queueing")
 
 

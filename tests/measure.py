@@ -11,6 +11,23 @@ BRIDGE_URLS = ("/static/pyodide/", "/jupyterlite-pyodide-webmcp/")
 # Work only the bridge does on the page's main thread (the kernel's Pyodide runs in a worker).
 BRIDGE_EVENTS = ("DecompressionStream", "v8.wasm.")
 
+# True once `windowMs` pass with no main-thread task over `longestMs`, false after `timeoutMs`: a large
+# notebook keeps rendering its cells long after it opens, and calls queue behind that work.
+MAIN_THREAD_QUIET = """async ([windowMs, longestMs, timeoutMs]) => {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+        const start = performance.now();
+        let worst = 0;
+        while (performance.now() - start < windowMs) {
+            const before = performance.now();
+            await new Promise(resolve => setTimeout(resolve, 0));
+            worst = Math.max(worst, performance.now() - before);
+        }
+        if (worst < longestMs) return true;
+    }
+    return false;
+}"""
+
 
 def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
                       own_events: tuple = BRIDGE_EVENTS) -> list[tuple[float, bool]]:

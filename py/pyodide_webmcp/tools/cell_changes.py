@@ -15,6 +15,7 @@ from ..notebooks import WRITE_ERRORS, find_cell, info_of, resolve_notebook
 from ..port import NotebookPort
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
+from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes, text_bound
 from ..shapes import CellType, DiffKind, NotebookInfo, ProposalOutcome
 from .editing import check_hash
@@ -141,7 +142,10 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
     require_max_bytes("new", args.new, limits.MAX_CELL_SOURCE_WRITE_BYTES)
 
     def new_source(notebook: NotebookPort, index: int) -> str:
-        return replaced(notebook.cells()[index].source, args.old, args.new)
+        record = notebook.cells()[index]
+        result = replaced(record.source, args.old, args.new)
+        require_same_origin("new", result, record.type)
+        return result
 
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     new_source(notebook, _checked(notebook, args))  # refuse a missing or ambiguous match before anything else
@@ -210,6 +214,8 @@ async def change_cell(args: ChangeCellArguments, ctx: CallContext) -> EditResult
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if args.moveTo is not None:  # refuse an unknown reference before anything else
         find_cell(notebook.cells(), args.moveTo.referenceCellId, notebook.path)
+    if args.cellType is not None:  # the source shown as markdown from now on
+        require_same_origin("cellType", notebook.cells()[_checked(notebook, args)].source, args.cellType)
     return await _guarded_edit(
         ctx,
         args,

@@ -11,6 +11,7 @@ from ..notebooks import WRITE_ERRORS, find_cell, info_of, resolve_notebook
 from ..port import NotebookPort
 from ..proposals import ask_human, denied, diff_lines
 from ..registry import CallContext, tool
+from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes, text_bound
 from ..shapes import CellSnapshot, NotebookInfo, ProposalOutcome
 from ..text import clamp_chars
@@ -84,7 +85,9 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
 
     The human sees it at once. It is not run: call jupyter_run_cells for
     that. In an empty notebook the cell is simply added. The source (at most
-    256 KiB) is not echoed back unless includeSource. In Propose mode
+    256 KiB) is not echoed back unless includeSource. Markdown that would
+    load an image or other resource from another origin is refused
+    (INVALID_ARGUMENT): link to it instead. In Propose mode
     (get_context.proposeMode), if the human also reviews inserts, the call
     waits for their decision (pending past the call budget): "accepted", or
     PROPOSAL_DENIED with their reason.
@@ -96,6 +99,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedRe
             cellType=args.cellType,
         )
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    require_same_origin("source", args.source, args.cellType)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     if not records:
@@ -158,14 +162,16 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedRe
     returns the current hash and a preview: read again, then retry. To
     change a few lines of a long cell, jupyter_replace_in_cell sends less.
     Does not run or save. The source (at most 256 KiB) is not echoed back
-    unless includeSource. In Propose mode (get_context.proposeMode) the call
-    waits for the human's decision (pending past the call budget):
+    unless includeSource; markdown that would load a resource from another
+    origin is refused, as in jupyter_insert_cell. In Propose mode
+    (get_context.proposeMode) the call waits for the human's decision (pending past the call budget):
     "accepted", or PROPOSAL_DENIED with their reason (also when the cell is
     deleted or the notebook closed first).
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     index = _checked_index(notebook, args)
+    require_same_origin("source", args.source, notebook.cells()[index].type)
     if not ctx.lab.proposals.reviews("update"):
         notebook.set_source(index, args.source)
         notebook.record_history(args.cellId, "agent", "edited", ctx.tool)

@@ -36,6 +36,14 @@ def _missing(path: str) -> ToolError:
     return ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'No file exists at "{path}".', path=path, detail="FILE_NOT_FOUND")
 
 
+def _hidden_notebook(ctx: CallContext, path: str, content: object) -> bool:
+    """Hidden by the owner: the open notebook's live access wins over its (maybe older) file."""
+    open_notebook = ctx.lab.find_notebook(path)
+    if open_notebook is not None:
+        return open_notebook.access() == "none"
+    return isinstance(content, dict) and notebook_access(content.get("metadata"), ctx.lab.access_defaults.notebook) == "none"
+
+
 def _refused(path: str, why: str, detail: str) -> ToolError:
     return ToolError(ErrorCode.INVALID_PATH, f'"{path}" {why}.', path=path, detail=detail)
 
@@ -62,8 +70,7 @@ async def read_file(args: ReadFileArguments, ctx: CallContext) -> ReadFileResult
     if entry is None:
         raise _missing(path)
     if entry.get("type") == "notebook" or is_notebook_path(path):
-        content = entry.get("content")
-        if isinstance(content, dict) and notebook_access(content.get("metadata"), ctx.lab.access_defaults.notebook) == "none":
+        if _hidden_notebook(ctx, path, entry.get("content")):
             raise _missing(path)
         raise _refused(path, "is a notebook: read its cells with jupyter_get_cells", "IS_NOTEBOOK")
     if entry.get("type") == "directory":

@@ -1,0 +1,32 @@
+"""jupyter_read_file on a notebook the owner hid reads as a missing file, also when the notebook is open and hidden
+only in the page (found by the stress run: its file still said visible, so the call answered IS_NOTEBOOK)."""
+
+from aio import run
+from memory_lab import MemoryLab, MemoryNotebook, cell
+from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.registry import REGISTRY, CallContext
+
+
+class SavedEarlier(MemoryLab):
+    """The files hold what was saved before the owner hid the notebooks in the page."""
+
+    async def get_entry(self, path, *, content=False):
+        entry = await super().get_entry(path, content=content)
+        if entry is not None and content:
+            entry["content"] = {**entry["content"], "metadata": {}}
+        return entry
+
+
+def text(lab, path):
+    return run(REGISTRY.get("jupyter_read_file").call({"path": path}, CallContext(lab)))["content"][0]["text"]
+
+
+def test_a_notebook_hidden_in_the_page_reads_as_missing():
+    hidden = MemoryNotebook("secret.ipynb", [cell("x = 1")], {METADATA_KEY: {"notebookAccess": "none"}})
+    twin = MemoryNotebook("secreq.ipynb", [cell("x = 1")])
+    lab = SavedEarlier(hidden, twin)
+    seen = text(lab, "secret.ipynb")
+    del lab.notebooks["secreq.ipynb"]
+    assert seen.replace("secret", "secreq") == text(lab, "secreq.ipynb")
+    assert "FILE_NOT_FOUND" in seen
+    assert "IS_NOTEBOOK" in text(SavedEarlier(twin), "secreq.ipynb")  # a visible one is still named a notebook
