@@ -41,13 +41,25 @@ class Call:
     dialog_opened: asyncio.Event = field(default_factory=asyncio.Event)  # for the call's own waits on JupyterLab
     dialogs: list[str] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)  # dialog id -> the label of the button that answered it
+    renamed_to: Optional[str] = None  # the notebook's new path, when it was renamed while the call ran
 
     def wait_on(self, **what: Any) -> None:
         """Say what the call waits for now (shown in pending results and get_context)."""
         self.waiting_for = what
 
+    def notebook_renamed(self, path: str) -> None:
+        """The call's notebook was renamed under it: its caller hears at once (a pending result saying so)."""
+        self.renamed_to = path
+        self.attention.set()
+
+    def waiting(self) -> "WaitingFor":
+        what = dict(self.waiting_for)
+        if self.renamed_to is not None:
+            what["renamedTo"] = self.renamed_to
+        return what  # type: ignore[return-value]
+
     def summary(self) -> "CallSummary":
-        return {"pendingId": self.id, "tool": self.tool, "since": self.started_at, "waitingFor": dict(self.waiting_for)}  # type: ignore[typeddict-item]
+        return {"pendingId": self.id, "tool": self.tool, "since": self.started_at, "waitingFor": self.waiting()}
 
 
 def current_call() -> Optional[Call]:
@@ -153,7 +165,8 @@ async def wait_for(call: Call, seconds: float) -> bool:
 
 class WaitingFor(TypedDict):
     """What a pending call waits for: `kernel` (a cell running), `input` (a running cell's input() prompt
-    waits for the human), `human` (a proposal), `dialog`, or `work`."""
+    waits for the human), `human` (a proposal), `dialog`, or `work`; `renamedTo` is its notebook's new path
+    when it was renamed meanwhile."""
 
     kind: str
     cellId: NotRequired[str]
@@ -161,6 +174,7 @@ class WaitingFor(TypedDict):
     total: NotRequired[int]
     proposalId: NotRequired[str]
     dialogId: NotRequired[str]
+    renamedTo: NotRequired[str]
 
 
 class CallSummary(TypedDict):
@@ -196,7 +210,7 @@ def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Optional[Dialog]:
 
 def pending_result(call: Call, budget_seconds: float, dialogs: Sequence[Dialog], **extra: Any) -> PendingResult:
     dialog = None if call.task.done() else dialog_of(call, dialogs)
-    waiting = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else dict(call.waiting_for)
+    waiting = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else call.waiting()
     result: PendingResult = {
         "status": "pending",
         "pendingId": call.id,
@@ -242,7 +256,11 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
     else:
         doing = f"{call.tool} is still working"
         advice = ""
+    if call.renamed_to is not None:
+        doing = f"The notebook was renamed to {call.renamed_to} while the call ran (use that path from now on). {doing}"
+        after = "; it continues in the background"
+    else:
+        after = f" after {budget_seconds:g} seconds; it continues in the background"
     return one_line(
-        f"{doing} after {budget_seconds:g} seconds; it continues in the background. "
-        f"Call jupyter_wait_for_result with pendingId {call.id} to get its result.{advice}"
+        f"{doing}{after}. Call jupyter_wait_for_result with pendingId {call.id} to get its result.{advice}"
     )

@@ -161,6 +161,7 @@ FIELDS = {
     "dialogs": "Open JupyterLab dialogs: yours in full, the human's as owner human only.",
     "dialog": "A JupyterLab dialog of this call waiting for an answer (jupyter_answer_dialog).",
     "dialogId": "The dialog's id.",
+    "renamedTo": "The notebook's new path: it was renamed while the call ran (the run goes on); use it from now on.",
     "owner": "agent (raised by one of your calls; you may answer it) or human (theirs alone).",
     "shown": "Whether it is shown (JupyterLab shows one dialog at a time; others wait).",
     "title": "The dialog's title.",

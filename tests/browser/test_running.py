@@ -210,3 +210,21 @@ def test_an_agent_run_goes_through_the_cell_executor_and_waits_for_input_as_the_
     assert "shell.execute_reply" in timing and "iopub.execute_input" in timing
     after = lab.call("jupyter_run_cells", {"notebookPath": ASKS, "cellIds": ["other"]})["results"][0]
     assert after["status"] == "ok" and after["outputSummary"] == "other ran"
+
+
+def test_a_rename_mid_run_is_told_at_once_and_the_run_goes_on(lab):
+    path, renamed = "to-rename.ipynb", "renamed-mid-run.ipynb"
+    lab.save_file(path, notebook_json([code_cell("nap", "import time\ntime.sleep(6)\nprint('rested')")]))
+    lab.open_with_idle_kernel(path)
+    lab.start_call("jupyter_run_cells", {"notebookPath": path, "cellIds": ["nap"]}, key="nap")
+    lab.wait_for(lambda: lab.page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.executionState === 'running'"))
+    renamed_at = time.monotonic()
+    lab.page.evaluate("([a, b]) => window.jupyterapp.serviceManager.contents.rename(a, b)", [path, renamed])
+    pending = lab.finish_call("nap")
+    assert time.monotonic() - renamed_at < 5
+    assert pending["status"] == "pending" and pending["waitingFor"]["renamedTo"] == renamed
+    assert f"renamed to {renamed}" in pending["message"]
+    final = lab.call("jupyter_wait_for_result", {"pendingId": pending["pendingId"]})
+    assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "rested"
+    assert final["notebook"]["path"] == renamed

@@ -107,6 +107,9 @@ def _code(outcome: dict) -> Optional[str]:
     payload = json.loads(json.loads(outcome["text"])["content"][0]["text"])
     if payload.get("error"):
         return payload["error"]
+    renamed = payload.get("status") == "pending" and payload.get("waitingFor", {}).get("renamedTo")
+    if renamed:  # the run goes on (as the human's would); the call says where the notebook went
+        return f"pending, renamedTo {renamed}"
     return payload.get("code") or None
 
 

@@ -198,3 +198,29 @@ def test_a_pending_result_carries_the_calls_dialog():
         await call.task
 
     run(scenario())
+
+
+def test_a_rename_of_the_calls_notebook_answers_pending_at_once_and_says_the_new_path():
+    async def scenario():
+        table = CallTable()
+        release = asyncio.Event()
+
+        async def work():
+            await release.wait()
+            return {"status": "ok"}
+
+        call = table.start("jupyter_run_cells", work, "2026-11-30T00:00:00Z")
+        call.wait_on(kind="kernel", cellId="nap", done=1, total=3)
+        asyncio.get_event_loop().call_later(0.05, call.notebook_renamed, "renamed.ipynb")
+        started = asyncio.get_event_loop().time()
+        settled = await wait_for(call, 20)
+        waited = asyncio.get_event_loop().time() - started
+        pending = pending_result(call, 20, [])
+        release.set()
+        await call.task
+        return settled, waited, pending
+
+    settled, waited, pending = run(scenario())
+    assert settled is False and waited < 5
+    assert pending["waitingFor"] == {"kind": "kernel", "cellId": "nap", "done": 1, "total": 3, "renamedTo": "renamed.ipynb"}
+    assert "renamed to renamed.ipynb" in pending["message"] and "after 20 seconds" not in pending["message"]

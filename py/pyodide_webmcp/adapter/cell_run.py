@@ -12,6 +12,7 @@ from typing import Any
 from js import Object
 from pyodide.ffi import create_once_callable, create_proxy
 
+from ..calls import current_call
 from .ffi import js_value, to_js_object
 from .kernel_watch import RunCancelled
 
@@ -45,12 +46,19 @@ async def run_through_executor(lab: Any, panel: Any, widget: Any) -> str:
 
     # Released when the executor is done with them, even after this wait was given up on.
     promise.then(*[create_once_callable(release)] * 2)
+    # A rename does not stop the run (nor does it for the human); the agent hears of it at once.
+    call = current_call()
+    on_renamed = create_proxy(lambda _context, path: call.notebook_renamed(str(path)) if call else None)
+    panel.context.pathChanged.connect(on_renamed)
     try:
         ran = await promise
     except Exception as error:  # the executor throws a KernelError for a reply that was not ok
         if "KernelReplyNotOK" in str(error):
             return "error"
         ran = False
+    finally:
+        panel.context.pathChanged.disconnect(on_renamed)
+        on_renamed.destroy()
     if ran:
         return "ok"
     if js_value(widget.isDisposed):
