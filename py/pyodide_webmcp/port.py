@@ -60,6 +60,9 @@ class NotebookReader(Protocol):
 class NotebookPort(NotebookReader, Protocol):
     """One open notebook: its live model, view, kernel and stored review threads."""
 
+    def closed(self) -> bool:
+        """Whether the human (or anything else) closed it since it was resolved: nothing else may be asked."""
+
     # Kernel
 
     def kernel(self) -> KernelInfo: ...

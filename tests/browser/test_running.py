@@ -228,3 +228,18 @@ def test_a_rename_mid_run_is_told_at_once_and_the_run_goes_on(lab):
     final = lab.call("jupyter_wait_for_result", {"pendingId": pending["pendingId"]})
     assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "rested"
     assert final["notebook"]["path"] == renamed
+
+
+def test_closing_the_notebook_mid_run_ends_the_call_at_once_with_a_clear_code(lab):
+    path = "to-close.ipynb"
+    lab.save_file(path, notebook_json([code_cell("nap", "import time\ntime.sleep(6)"), code_cell("next", "1")]))
+    lab.open_with_idle_kernel(path)
+    lab.start_call("jupyter_run_cells", {"notebookPath": path, "startIndex": 0, "endIndex": 2}, key="closing")
+    lab.wait_for(lambda: lab.page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.executionState === 'running'"))
+    closed_at = time.monotonic()
+    lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.dispose()")
+    error = lab.finish_call("closing")
+    assert time.monotonic() - closed_at < 5
+    assert error["error"] == "NOTEBOOK_NOT_FOUND" and error["cellId"] == "nap" and error["results"] == []
+    assert "closed while cell nap ran" in error["message"]

@@ -95,7 +95,7 @@ def _settle(stress: StressPage, figures: FaultFigures, fault: str, action: str, 
     if took > SETTLE_S or outcome.get("hung"):
         figures.settled_late += 1
         figures.examples.append(f"{fault}: settled after {took:.1f} s")
-    if code is None:
+    if code is None or code == "INTERNAL_ERROR":
         figures.unclear += 1
         figures.examples.append(f"{fault}: {json.dumps(outcome)[:300]}")
 

@@ -40,12 +40,16 @@ class MemoryNotebook:
         self.kernel_status = "idle"
         self.run_delay = 0.0
         self.input_pending = False
+        self.is_closed = False
         self.executions = 0
         self.saved = 0
         self.namespace: dict[str, Any] = {}
 
     def access(self):
         return notebook_access(self.notebook_metadata)
+
+    def closed(self) -> bool:
+        return self.is_closed
 
     def cells(self) -> CellList:
         return CellList(

@@ -131,3 +131,22 @@ def test_change_cell_moves_retypes_and_clears_under_the_hash_guard():
     nothing = call(lab, "jupyter_change_cell", {"cellId": "a", "expectedSourceHash": digest})
     assert stale["error"] == "STALE_CELL" and nothing["error"] == "INVALID_ARGUMENT"
 
+
+
+def test_a_notebook_closed_mid_run_ends_the_call_with_a_clear_code_and_the_results_so_far():
+    notebook = MemoryNotebook("closing.ipynb", [cell(f"v = {i}", cell_id=c) for i, c in enumerate("abc")])
+    original = notebook.execute_code
+
+    async def closed_during_b(index, cell_id):
+        status = await original(index, cell_id)
+        if cell_id == "b":
+            notebook.is_closed = True
+            return "gone"
+        return status
+
+    notebook.execute_code = closed_during_b
+    envelope = run(REGISTRY.get("jupyter_run_cells").call({"startIndex": 0, "endIndex": 3}, CallContext(MemoryLab(notebook))))
+    error = envelope["structuredContent"]
+    assert envelope["isError"] is True and error["error"] == "NOTEBOOK_NOT_FOUND" and error["cellId"] == "b"
+    assert "closed while cell b ran" in error["message"]
+    assert [result["cellId"] for result in error["results"]] == ["a"]

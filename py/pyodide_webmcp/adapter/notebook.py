@@ -59,6 +59,9 @@ class NotebookHandle:
     def dirty(self) -> bool:
         return bool(self._panel.context.model.dirty)
 
+    def closed(self) -> bool:
+        return bool(self._panel.isDisposed)
+
     @property
     def _notebook(self) -> Any:
         return self._panel.content

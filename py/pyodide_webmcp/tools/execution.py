@@ -70,9 +70,15 @@ DROPPED = {
     "the executions waiting behind a failure. Run it again.",
     "traceback": "",
 }
+STATE_GONE = "; its state is gone and the cells after it did not run. Run the cells again once the kernel is idle."
 KERNEL_LOST = {
-    "died": (ErrorCode.KERNEL_DIED, "The kernel died while cell {cell} ran"),
-    "restarted": (ErrorCode.KERNEL_RESTARTED, "The kernel restarted while cell {cell} ran"),
+    "died": (ErrorCode.KERNEL_DIED, "The kernel died while cell {cell} ran" + STATE_GONE),
+    "restarted": (ErrorCode.KERNEL_RESTARTED, "The kernel restarted while cell {cell} ran" + STATE_GONE),
+    "closed": (
+        ErrorCode.NOTEBOOK_NOT_FOUND,
+        "The notebook was closed while cell {cell} ran; the cells after it did not run. "
+        "Open it again (jupyter_open_notebook) to see its outputs.",
+    ),
 }
 
 
@@ -93,8 +99,15 @@ def _locate(notebook: NotebookPort, target: Target) -> tuple[int, Optional[CellR
     return -1, None
 
 
-def _guard_notebook_still(notebook: NotebookPort, args: RunCellsArguments) -> bool:
-    """Re-check the notebook's access mid-call: False when it became read-only; hidden fails the call."""
+def _guard_notebook_still(notebook: NotebookPort, args: RunCellsArguments, results: list[CellRunResult]) -> bool:
+    """Re-check the notebook mid-call: False when it became read-only; hidden or closed fails the call."""
+    if notebook.closed():
+        raise ToolError(
+            ErrorCode.NOTEBOOK_NOT_FOUND,
+            "The notebook was closed during the call; the cells after that did not run. "
+            "Open it again (jupyter_open_notebook) to see its outputs.",
+            results=results,
+        )
     access = notebook.access()
     if access == "none":
         raise no_active_notebook() if args.notebookPath is None else notebook_not_found(notebook.path)
@@ -124,6 +137,8 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
         stop_listening()
     if status is None:
         return _skipped(-1, target.reported_id, "The cell's view changed under the run; it was not run.")
+    if notebook.closed():
+        raise KernelLost("closed", record.id)
     if status == "gone":
         index, record = _locate(notebook, target)
         return _skipped(index, record.id if record else target.reported_id, VIEW_GONE)
@@ -197,7 +212,7 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
                 {"cellId": cell_id, "index": index, "status": "abort", "outputSummary": "Not run: the call was aborted."}
             )
             continue
-        if not _guard_notebook_still(notebook, args):
+        if not _guard_notebook_still(notebook, args, results):
             index, record = _locate(notebook, target)
             cell_id = record.id if record is not None else target.reported_id
             results.append(_skipped(index, cell_id, "The owner made the notebook read-only; it was not run."))
@@ -209,15 +224,14 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
             code, message = KERNEL_LOST[lost.outcome]
             raise ToolError(
                 code,
-                message.format(cell=lost.cell_id) + "; its state is gone and the cells after it did not run. "
-                "Run the cells again once the kernel is idle.",
+                message.format(cell=lost.cell_id),
                 cellId=lost.cell_id,
                 results=results,
             ) from None
         results.append(result)
         if result["status"] == "error" and args.stopOnError and not ctx.abort.aborted:
             break
-    _guard_notebook_still(notebook, args)
+    _guard_notebook_still(notebook, args, results)
     if ctx.abort.aborted:
         status = "aborted"
     else:
