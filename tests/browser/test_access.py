@@ -72,7 +72,7 @@ def tool_calls(path_or_none, ids):
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_nothing_hidden_ever_appears_in_any_result(lab, data):
     accesses = data.draw(st.lists(st.sampled_from(ACCESS), min_size=1, max_size=6), label="cell access")
