@@ -21,9 +21,10 @@ KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.ses
 MIB = 2**20
 
 # Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp) and when each
-# WebMCP tool registration settles, the same way for any extension.
+# WebMCP tool appears in the browser's own list (polled every 10 ms until the load is measured), the same
+# way for any extension and without touching the browser's WebMCP API.
 LOAD_RECORDER = """(() => {
-    window.__bench = {registered: [], restoredAt: null};
+    window.__bench = {registered: [], restoredAt: null, stop: false};
     let app;
     Object.defineProperty(window, 'jupyterapp', {
         configurable: true,
@@ -34,13 +35,13 @@ LOAD_RECORDER = """(() => {
         }
     });
     const modelContext = document.modelContext;
-    if (modelContext) {
-        const register = modelContext.registerTool.bind(modelContext);
-        modelContext.registerTool = (...args) => register(...args).then(result => {
-            window.__bench.registered.push(performance.now());
-            return result;
-        });
-    }
+    const count = async () => {
+        const listed = (await modelContext.getTools()).length;
+        const now = performance.now();
+        while (window.__bench.registered.length < listed) window.__bench.registered.push(now);
+        if (!window.__bench.stop) setTimeout(count, 10);
+    };
+    if (modelContext) count();
 })()"""
 
 # DevTools network emulation: a 20 Mbit/s link with 40 ms latency.
@@ -111,9 +112,11 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> d
     else:
         page.goto(site.url)
     page.wait_for_function(site.ready, timeout=180_000, polling=50)
+    if site.tools:
+        page.wait_for_function(f"() => window.__bench.registered.length >= {site.tools}", timeout=30_000, polling=50)
     page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=50)
     kernel_idle = page.evaluate("() => performance.now()")
-    recorded = page.evaluate("() => window.__bench")
+    recorded = page.evaluate("() => { window.__bench.stop = true; return window.__bench; }")
     marks = page.evaluate(
         "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))")
     figures = {"appRestoredMs": recorded["restoredAt"], "kernelIdleMs": kernel_idle}
