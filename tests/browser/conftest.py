@@ -45,6 +45,23 @@ def site_url():
     server.shutdown()
 
 
+@pytest.fixture
+def served():
+    """Start a server of a folder (the built site by default) with site_server's options; yields its origin plus
+    prefix. Every server it started stops after the test."""
+    servers = []
+
+    def start(directory=SITE, **options) -> str:
+        server = site_server(0, directory, **options)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}{options.get('prefix', '/').rstrip('/')}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+
+
 def chromium_path() -> str:
     return os.environ.get("CHROMIUM") or shutil.which("chromium") or pytest.fail("Debian's chromium is not installed")
 

@@ -1,7 +1,6 @@
 """The demo site served the ways static hosts serve it: cross-origin isolated, under a sub-path with a
 strict Content-Security-Policy, and with `.gz` files labelled `Content-Encoding: gzip`."""
 
-import threading
 
 import pytest
 from conftest import (
@@ -14,28 +13,10 @@ from conftest import (
     notebook_json,
 )
 
-from buildkit.server import site_server
-
 ISOLATION = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
 # docs/deploy.md's policy: what JupyterLab itself needs (inline styles, eval, data: images); nothing off the site.
 CSP = {"Content-Security-Policy": "default-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data: blob:"}
 RUNS = 30
-
-
-@pytest.fixture
-def served():
-    """Start a server of the built site with the given options; yields its origin (plus prefix)."""
-    servers = []
-
-    def start(**options) -> str:
-        server = site_server(0, **options)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}{options.get('prefix', '/').rstrip('/')}"
-
-    yield start
-    for server in servers:
-        server.shutdown()
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ serves a project site, and both must restore the shipped snapshot (the fast star
 import os
 import shutil
 import subprocess
-import threading
 import venv
 from pathlib import Path
 
@@ -27,7 +26,6 @@ from conftest import (
 )
 
 from buildkit.paths import DIST, NPM_PYODIDE, ROOT, SITE_PYODIDE
-from buildkit.server import site_server
 
 EXAMPLE = ROOT / "examples" / "github-pages"
 WORKFLOW = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "deploy.yml").read_text())
@@ -86,21 +84,6 @@ def sites(tmp_path_factory):
     return {"cdn": cdn_repository / PUBLISHED, "shipped": shipped_repository / PUBLISHED, "cdn_url": cdn_url}
 
 
-@pytest.fixture
-def serve():
-    servers = []
-
-    def start(folder: Path) -> str:
-        server = site_server(0, folder, prefix=PREFIX)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}{PREFIX}"
-
-    yield start
-    for server in servers:
-        server.shutdown()
-
-
 def test_the_workflow_publishes_a_complete_site(sites):
     assert {"pages", "id-token"} <= {key for key, value in WORKFLOW["permissions"].items() if value == "write"}
     assert WORKFLOW["jobs"]["deploy"]["steps"][0]["uses"].startswith("actions/deploy-pages@")
@@ -131,14 +114,14 @@ def route_cdn_to_npm_pyodide(context, cdn_url: str) -> None:
     context.route(folder + "/**", answer)
 
 
-def test_without_a_shipped_pyodide_the_bridge_uses_the_kernels_cdn_pyodide(browser, sites, serve):
+def test_without_a_shipped_pyodide_the_bridge_uses_the_kernels_cdn_pyodide(browser, sites, served):
     context = browser.new_context(service_workers="block")
     requested = []
     context.on("request", lambda request: requested.append(request.url))
     route_cdn_to_npm_pyodide(context, sites["cdn_url"])
     page = context.new_page()
     try:
-        page.goto(serve(sites["cdn"]) + "lab/index.html")
+        page.goto(served(sites["cdn"], prefix=PREFIX) + "/lab/index.html")
         status = page.wait_for_selector(READY, timeout=BOOT_TIMEOUT_MS).inner_text()
         assert status == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         assert sites["cdn_url"] in requested
@@ -148,14 +131,14 @@ def test_without_a_shipped_pyodide_the_bridge_uses_the_kernels_cdn_pyodide(brows
         context.close()
 
 
-def test_with_a_shipped_pyodide_the_site_starts_fast_and_stays_offline(browser, sites, serve):
+def test_with_a_shipped_pyodide_the_site_starts_fast_and_stays_offline(browser, sites, served):
     context = browser.new_context(service_workers="block")
-    base = serve(sites["shipped"])
-    recorder = RequestRecorder(base.split(PREFIX)[0])
+    base = served(sites["shipped"], prefix=PREFIX)
+    recorder = RequestRecorder(base.split(PREFIX.rstrip("/"))[0])
     context.on("request", recorder.record)
     page = context.new_page()
     try:
-        page.goto(base + "lab/index.html?path=welcome.ipynb")
+        page.goto(base + "/lab/index.html?path=welcome.ipynb")
         status = page.wait_for_selector(READY, timeout=BOOT_TIMEOUT_MS).inner_text()
         assert status == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         lab = Lab(page, base)
