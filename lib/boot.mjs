@@ -297,7 +297,11 @@ export async function makeSnapshot(site) {
   const jsglobals = new Proxy({}, { get: (_, key) => globalThis[key], has: (_, key) => key in globalThis });
   const pyodide = await loadInterpreter(setup, { makeSnapshot: { jsglobals } });
   await pyodide.loadPackage(wheelUrls(setup));
-  pyodide.pyimport(site.manifest.module).prepare();
+  const bridge = pyodide.pyimport(site.manifest.module);
+  bridge.prepare();
+  // The tools as the host lists them before the interpreter has started (see early.js).
+  const early = JSON.parse(bridge.early_descriptors());
+  bridge.destroy();
   // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
   const loadedPackages = {};
   for (const [name, source] of Object.entries(pyodide.loadedPackages)) {
@@ -305,5 +309,5 @@ export async function makeSnapshot(site) {
     delete pyodide.loadedPackages[name];
   }
   const memory = pyodide.makeMemorySnapshot();
-  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending };
+  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending, early };
 }

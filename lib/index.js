@@ -11,6 +11,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
+import { registerEarly } from './early.js';
 import { loadSettings, untilEnabled } from './settings.js';
 
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
@@ -139,7 +140,8 @@ async function prepareStart() {
 }
 
 // The interpreter starts at once, beside the lab's own restore (its files download while the
-// settings load); tools wait for app.restored.
+// settings load). The tools are listed as soon as the manifest arrives (early.js); their calls wait
+// for Python, which starts serving once the lab is restored.
 async function boot(handoff, allowSnapshot, settingsLoaded) {
   const prepared = prepareStart();
   prepared.catch(() => {}); // awaited below, unless the settings keep the bridge off
@@ -150,12 +152,20 @@ async function boot(handoff, allowSnapshot, settingsLoaded) {
     handoff.setStatus('booting', 'WebMCP: booting…');
   }
   const { startInterpreter, site } = await prepared;
-  const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
-  performance.mark('webmcp:stage:imported');
-  await handoff.app.restored;
-  // Python cannot import JupyterLab's classes; hand over the few it calls.
-  const classes = { Dialog, NotebookActions, Widget };
-  await bridge.start({ ...handoff, settings, boot: { path, fallback }, classes, readers });
+  const early = registerEarly(handoff.modelContext, site.manifest, settings);
+  try {
+    const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
+    performance.mark('webmcp:stage:imported');
+    await handoff.app.restored;
+    // Python cannot import JupyterLab's classes; hand over the few it calls.
+    const classes = { Dialog, NotebookActions, Widget };
+    const boot = { path, fallback };
+    await bridge.start({ ...handoff, settings, boot, classes, readers, early: early && early.handoff });
+  } catch (error) {
+    early && early.failed();
+    throw error;
+  }
+  early && early.started();
 }
 
 const plugin = {

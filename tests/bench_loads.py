@@ -20,11 +20,13 @@ from tests.measure import TRACE_CATEGORIES, main_thread_tasks, memory_after_gc
 KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 MIB = 2**20
 
-# Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp) and when each
-# WebMCP tool appears in the browser's own list (polled every 10 ms until the load is measured), the same
-# way for any extension and without touching the browser's WebMCP API.
+# Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp), when each
+# WebMCP tool appears in the browser's own list (polled every 10 ms until the load is measured), and when a
+# jupyter_get_context made as soon as it is listed is answered (a tool listed before it can serve waits),
+# the same way for any extension and without touching the browser's WebMCP API.
 LOAD_RECORDER = """(() => {
-    window.__bench = {registered: [], restoredAt: null, stop: false};
+    window.__bench = {registered: [], restoredAt: null, stop: false, answeredAt: null, answer: null};
+    let asked = false;
     let app;
     Object.defineProperty(window, 'jupyterapp', {
         configurable: true,
@@ -36,9 +38,15 @@ LOAD_RECORDER = """(() => {
     });
     const modelContext = document.modelContext;
     const count = async () => {
-        const listed = (await modelContext.getTools()).length;
+        const tools = await modelContext.getTools();
         const now = performance.now();
-        while (window.__bench.registered.length < listed) window.__bench.registered.push(now);
+        while (window.__bench.registered.length < tools.length) window.__bench.registered.push(now);
+        const context = tools.find(tool => tool.name === 'jupyter_get_context');
+        if (context && !asked) {
+            asked = true;
+            const answered = answer => Object.assign(window.__bench, {answeredAt: performance.now(), answer});
+            modelContext.executeTool(context, {}).then(text => answered(String(text)), e => answered(`rejected: ${e}`));
+        }
         if (!window.__bench.stop) setTimeout(count, 10);
     };
     if (modelContext) count();
@@ -114,6 +122,7 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> d
     page.wait_for_function(site.ready, timeout=180_000, polling=50)
     if site.tools:
         page.wait_for_function(f"() => window.__bench.registered.length >= {site.tools}", timeout=30_000, polling=50)
+        page.wait_for_function("() => window.__bench.answeredAt !== null", timeout=60_000, polling=50)
     page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=50)
     kernel_idle = page.evaluate("() => performance.now()")
     recorded = page.evaluate("() => { window.__bench.stop = true; return window.__bench; }")
@@ -124,6 +133,9 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> d
         registered = recorded["registered"][site.tools - 1]
         figures["toolsRegisteredMs"] = registered
         figures["toolsAfterRestoredMs"] = registered - recorded["restoredAt"]
+        if '"isError":true' in recorded["answer"] or recorded["answer"].startswith("rejected"):
+            raise RuntimeError(f"{site.label}: the first jupyter_get_context failed: {recorded['answer'][:300]}")
+        figures["firstCallAfterRestoredMs"] = recorded["answeredAt"] - recorded["restoredAt"]
     if "webmcp:ready" in marks:
         figures["bootPath"] = page.inner_text(".jp-webmcp-status").rpartition("; ")[2].split(" start")[0]
     if tracing:

@@ -259,6 +259,10 @@ def side_by_side_rows(result: dict) -> list[dict]:
         row(f"tools registered after app.restored, {kind}", load_median(loads, bridge, kind, "toolsAfterRestoredMs"),
             load_median(loads, reference, kind, "toolsAfterRestoredMs"), "ms", ("ratio", 1.2))
     for kind in ("cold", "warm"):
+        row(f"first jupyter_get_context answered after app.restored, {kind}",
+            load_median(loads, bridge, kind, "firstCallAfterRestoredMs"),
+            load_median(loads, reference, kind, "firstCallAfterRestoredMs"), "ms")
+    for kind in ("cold", "warm"):
         row(f"tools registered from navigation, {kind}", load_median(loads, bridge, kind, "toolsRegisteredMs"),
             load_median(loads, reference, kind, "toolsRegisteredMs"), "ms")
     row("kernel idle from navigation, cold", load_median(loads, bridge, "cold", "kernelIdleMs"),
@@ -286,8 +290,10 @@ def side_by_side_rows(result: dict) -> list[dict]:
         row(f"bytes served in a private window, {kind}", median(private[(bridge, kind)]),
             median(private[(reference, kind)]), "MiB", ("extra", 8 if kind == "cold" else 0))
     slow = result["slowLink"]
-    for key, figure in (("toolsRegisteredMs", "from navigation"), ("toolsAfterRestoredMs", "after app.restored")):
-        row(f"20 Mbit/s, 40 ms, cold: tools registered {figure}", median([run[key] for run in slow[bridge]]),
+    for key, figure in (("toolsRegisteredMs", "tools registered from navigation"),
+                        ("toolsAfterRestoredMs", "tools registered after app.restored"),
+                        ("firstCallAfterRestoredMs", "first jupyter_get_context answered after app.restored")):
+        row(f"20 Mbit/s, 40 ms, cold: {figure}", median([run[key] for run in slow[bridge]]),
             median([run[key] for run in slow[reference]]), "ms")
     calls = result["calls"]
     if not calls:  # --loads-only

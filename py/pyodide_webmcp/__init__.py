@@ -7,7 +7,9 @@ only `start` does, so the package imports on CPython and can be snapshotted.
 import sys
 
 from . import tools  # noqa: F401  (registers the tools)
+from .early import early_tools
 from .registry import REGISTRY
+from .text import to_json
 
 __version__ = "0.1.0"
 
@@ -17,6 +19,11 @@ def prepare() -> int:
     for tool in REGISTRY:
         tool.input_schema, tool.output_schema
     return len(REGISTRY)
+
+
+def early_descriptors() -> str:
+    """The tools as the host lists them before Python starts (JSON; made beside the build-time snapshot)."""
+    return to_json(early_tools(REGISTRY))
 
 
 def reseed() -> None:

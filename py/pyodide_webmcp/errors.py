@@ -34,6 +34,8 @@ class ErrorCode(str, Enum):
     KERNEL_DIED = "KERNEL_DIED"
     KERNEL_RESTARTED = "KERNEL_RESTARTED"
     COMMAND_NOT_ALLOWED = "COMMAND_NOT_ALLOWED"
+    BRIDGE_STARTING = "BRIDGE_STARTING"
+    BRIDGE_UNAVAILABLE = "BRIDGE_UNAVAILABLE"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
@@ -164,12 +166,29 @@ GUIDE: dict[ErrorCode, Guide] = {
         "Call jupyter_list_commands for the commands you may run; ask the human to allow another one in the settings.",
         False,
     ),
+    ErrorCode.BRIDGE_STARTING: Guide(
+        "The page listed the tools before its Python finished starting, and it did not finish within the call "
+        "budget; the call was not run.",
+        "Call again in a few seconds.",
+        True,
+    ),
+    ErrorCode.BRIDGE_UNAVAILABLE: Guide(
+        "The bridge could not start on this page; the call was not run.",
+        "Tell the human: the status bar says why (reloading the page starts it again).",
+        False,
+    ),
     ErrorCode.INTERNAL_ERROR: Guide(
         "An unexpected failure in the bridge; no stack trace is included.", "Retry once; if it persists, tell the human.", True
     ),
 }
 
-COMMON_ERRORS = (ErrorCode.INVALID_ARGUMENT, ErrorCode.ABORTED, ErrorCode.INTERNAL_ERROR)
+COMMON_ERRORS = (
+    ErrorCode.INVALID_ARGUMENT,
+    ErrorCode.ABORTED,
+    ErrorCode.BRIDGE_STARTING,
+    ErrorCode.BRIDGE_UNAVAILABLE,
+    ErrorCode.INTERNAL_ERROR,
+)
 """Codes any tool can return: they are not listed per tool."""
 
 

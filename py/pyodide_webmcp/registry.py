@@ -84,6 +84,17 @@ class Tool:
     def input_schema(self) -> dict[str, Any]:
         return input_schema(self.arguments)
 
+    def descriptor(self) -> dict[str, Any]:
+        """What WebMCP registers (with an `execute` added). No outputSchema: Chromium drops it, and a
+        client that got one would expect the structuredContent we do not send."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": self.annotations,
+        }
+
     @cached_property
     def output_schema(self) -> dict[str, Any]:
         """Every shape a result can take: the tool's own, pending (past the budget), an error, a last-resort cut."""

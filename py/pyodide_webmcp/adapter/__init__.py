@@ -10,6 +10,7 @@ from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
 from ..calls import CallTable
+from ..early import descriptors_digest
 from ..envelope import wire
 from ..registry import CallContext, NeverAborted, Registry, Tool
 from ..settings import Settings
@@ -60,7 +61,7 @@ async def serve(host: Any, registry: Registry) -> int:
     install_controls(lab, host)
     lab.output_selection = OutputSelectionTracker(lab)
 
-    def descriptor(tool: Tool) -> Any:
+    def execute_for(tool: Tool) -> Any:
         async def execute(raw: Any = None, options: Any = None) -> Any:
             signal = js_value(getattr(options, "signal", None)) if js_value(options) is not None else None
             abort = SignalAbort(signal) if signal is not None else NeverAborted()
@@ -73,23 +74,16 @@ async def serve(host: Any, registry: Registry) -> int:
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(wire(envelope)))
 
-        # Through JSON so schema defaults of None stay null (to_js would drop them). No outputSchema:
-        # Chromium drops it, and a client that got one would expect the structuredContent we do not send.
-        described = JSON.parse(
-            to_json(
-                {
-                    "name": tool.name,
-                    "title": tool.title,
-                    "description": tool.description,
-                    "inputSchema": tool.input_schema,
-                    "annotations": tool.annotations,
-                }
-            )
-        )
-        described.execute = create_proxy(execute)
+        return create_proxy(execute)
+
+    def descriptor(tool: Tool) -> Any:
+        # Through JSON so schema defaults of None stay null (to_js would drop them).
+        described = JSON.parse(to_json(tool.descriptor()))
+        described.execute = execute_for(tool)
         return described
 
     registrations = Registrations(host.modelContext, registry, descriptor)
+    registrations.adopt(js_value(host.early), descriptors_digest(registry), execute_for)
 
     async def follow(current: Settings) -> None:
         failures = await registrations.follow(current)

@@ -7,7 +7,7 @@ WebMCP way, which Chromium 156 and the @mcp-b/global polyfill both honour).
 import asyncio
 from typing import Any, Callable
 
-from js import AbortController
+from js import AbortController, Object
 
 from ..registry import Registry, Tool
 from ..settings import Settings
@@ -20,6 +20,20 @@ class Registrations:
         self._registry = registry
         self._descriptor = descriptor
         self._controllers: dict[str, Any] = {}
+
+    def adopt(self, early: Any, digest: str, execute_for: Callable[[Tool], Any]) -> None:
+        """Take over the tools the host registered from the build's copy of the descriptors (see
+        early.py): served from now on when they are this registry's, withdrawn otherwise."""
+        if early is None:
+            return
+        same = early.digest == digest
+        for name in Object.keys(early.controllers):
+            controller, tool = getattr(early.controllers, name), self._registry.get(name)
+            if same and tool is not None:
+                early.serve(name, execute_for(tool))
+                self._controllers[name] = controller
+            else:
+                controller.abort()
 
     @property
     def count(self) -> int:

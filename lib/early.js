@@ -1,0 +1,57 @@
+// Lists the tools as soon as the manifest arrives, from the build's copy of their descriptors
+// (made by Python beside the snapshot: py/pyodide_webmcp/early.py), while the interpreter starts.
+// A call waits for Python, then Python serves it; past the default call budget it is refused,
+// not run (BRIDGE_STARTING), and if Python never starts it is refused too (BRIDGE_UNAVAILABLE).
+// Python takes these registrations over, or withdraws them when its tools differ.
+
+/**
+ * Register the early descriptors the settings allow (a tool behind an opt-in switch only when the
+ * switch is on). Returns the handoff Python adopts ({digest, controllers, serve}) and the host's
+ * `started()` / `failed()`, or null when the manifest has no early descriptors.
+ */
+export function registerEarly(modelContext, manifest, settings) {
+  const early = manifest.snapshot && manifest.snapshot.early;
+  if (!early) {
+    return null;
+  }
+  const composite = (settings && settings.composite) || {};
+  const served = new Map();
+  let settle;
+  const outcome = new Promise(resolve => (settle = resolve));
+  const controllers = {};
+  for (const { setting, ...descriptor } of early.tools) {
+    if (setting && composite[setting] !== true) {
+      continue;
+    }
+    const execute = async (input, client) => {
+      let timer;
+      const budget = new Promise(resolve => (timer = setTimeout(() => resolve('starting'), early.budgetMs)));
+      const state = await Promise.race([outcome, budget]);
+      clearTimeout(timer);
+      const handler = served.get(descriptor.name);
+      if (state === 'started' && handler) {
+        return handler(input, client);
+      }
+      return state === 'failed' ? early.unavailable : early.starting;
+    };
+    const controller = new AbortController();
+    const refused = error => {
+      delete controllers[descriptor.name];
+      console.warn(`WebMCP bridge: ${descriptor.name} could not be listed early`, error);
+    };
+    controllers[descriptor.name] = controller;
+    try {
+      Promise.resolve(modelContext.registerTool({ ...descriptor, execute }, { signal: controller.signal })).catch(refused);
+    } catch (error) {
+      refused(error);
+    }
+  }
+  return {
+    handoff: { digest: early.digest, controllers, serve: (name, handler) => served.set(name, handler) },
+    started: () => settle('started'),
+    failed: () => {
+      settle('failed');
+      Object.values(controllers).forEach(controller => controller.abort());
+    }
+  };
+}

@@ -1,0 +1,76 @@
+"""The tools are listed from the build's copy of their descriptors before Python has started; calls made
+then are served once it has, refused within the budget when it has not, and refused when it cannot start."""
+
+import json
+
+import pytest
+from conftest import DEFAULT_TOOLS, READY, SETTLED, Lab, RequestRecorder
+
+# Polls the browser's own list every 20 ms (wait_for_function would take the async predicate's promise as true).
+UNTIL_LISTED = """async count => {
+    while ((await document.modelContext.getTools()).length < count) await new Promise(r => setTimeout(r, 20));
+}"""
+
+
+@pytest.fixture
+def fresh(browser, site_url):
+    """A new page (service workers blocked so page.route sees every request); fails on foreign requests."""
+    context = browser.new_context(service_workers="block")
+    recorder = RequestRecorder(site_url)
+    context.on("request", recorder.record)
+    yield Lab(context.new_page(), site_url)
+    context.close()
+    assert recorder.foreign() == []
+
+
+def listed_early(lab: Lab) -> str:
+    """Open the lab and return the status shown when every default tool was first listed."""
+    lab.page.goto(f"{lab.origin}/lab/index.html?path=demo.ipynb")
+    lab.page.wait_for_function("() => document.modelContext", timeout=120_000)
+    lab.page.evaluate(UNTIL_LISTED, len(DEFAULT_TOOLS))
+    return lab.page.inner_text(".jp-webmcp-status")
+
+
+def edit_manifest(lab: Lab, change) -> None:
+    def fulfil(route):
+        manifest = route.fetch().json()
+        change(manifest["snapshot"]["early"])
+        route.fulfill(json=manifest)
+
+    lab.page.route("**/static/bridge/manifest.json", fulfil)
+
+
+def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
+    status = listed_early(fresh)
+    assert status == "WebMCP: booting…"
+    fresh.start_call("jupyter_get_context", {})
+    context = fresh.finish_call()
+    assert context["notebook"]["path"] == "demo.ipynb", context
+    fresh.page.wait_for_selector(READY, timeout=120_000)
+    assert sorted(tool["name"] for tool in fresh.page.webmcp.tools()) == sorted(tool.name for tool in DEFAULT_TOOLS)
+
+
+def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_registered(fresh):
+    # A budget too short for any start, and descriptors Python does not recognise as its own.
+    edit_manifest(fresh, lambda early: early.update(budgetMs=1, digest="another build"))
+    listed_early(fresh)
+    fresh.start_call("jupyter_insert_cell", {"cellType": "markdown", "source": "never written"})
+    refusal = fresh.finish_call()
+    assert refusal["error"] == "BRIDGE_STARTING" and refusal["retryable"] is True, refusal
+    fresh.page.wait_for_selector(READY, timeout=120_000)
+    assert sorted(tool["name"] for tool in fresh.page.webmcp.tools()) == sorted(tool.name for tool in DEFAULT_TOOLS)
+    cells = fresh.call("jupyter_get_cells", {"includeOutputs": False})["cells"]
+    assert not any("never written" in cell["source"] for cell in cells)
+
+
+def test_when_python_cannot_start_early_calls_are_refused_and_the_tools_withdrawn(fresh):
+    for files in ("snapshot.gz", "*.whl"):
+        fresh.page.route(f"**/static/bridge/{files}*", lambda route: route.fulfill(status=404, body="gone"))
+    listed_early(fresh)
+    fresh.start_call("jupyter_get_context", {})
+    refusal = fresh.finish_call()
+    assert refusal["error"] == "BRIDGE_UNAVAILABLE" and refusal["retryable"] is False, refusal
+    fresh.page.wait_for_selector(SETTLED, timeout=120_000)
+    assert fresh.page.inner_text(".jp-webmcp-status").startswith("WebMCP unavailable: ")
+    assert fresh.page.evaluate("async () => (await document.modelContext.getTools()).length") == 0
+    assert json.loads(fresh.page.evaluate("() => JSON.stringify(window.jupyterapp.shell.currentWidget.context.path)")) == "demo.ipynb"
