@@ -86,9 +86,10 @@ def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
         with zipfile.ZipFile(wheel) as archive:
             for name in sorted(archive.namelist()):
                 if name.endswith(".so"):
-                    # .wasm: served as application/wasm, so browsers compile it while streaming
-                    target = destination / (name.rpartition("/")[2] + ".wasm")
-                    target.write_bytes(archive.read(name))
+                    # gzipped: a third of the bytes; the page inflates it as it compiles (boot.mjs)
+                    target = destination / (name.rpartition("/")[2] + ".wasm.gz")
+                    with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as out:
+                        out.write(archive.read(name))
                     dynlibs.append({"file": f"{destination.name}/{target.name}", "path": name})
     return dynlibs
 

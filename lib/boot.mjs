@@ -30,7 +30,6 @@ const versioned = ({ assetsUrl, manifest }, file) =>
 
 const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0];
 
-const fetchBytes = async url => new Uint8Array(await (await fetchOk(url)).arrayBuffer());
 
 // The snapshot and the packed files, kept in Cache Storage under their versioned URLs: a private
 // window's memory cache keeps no file over 6.25 MiB, so without this every reload downloads the
@@ -39,23 +38,32 @@ const KEPT = 'jupyterlite-pyodide-webmcp';
 
 const keptFiles = () => (globalThis.caches ? caches.open(KEPT).catch(() => null) : Promise.resolve(null));
 
-async function fetchKept(url) {
+// `key`: the versioned URL a copy is kept under (the file itself may be fetched from a URL shared with
+// the kernel, without the build's version).
+async function fetchKept(url, key = url) {
   const cache = await keptFiles();
-  const kept = cache && (await cache.match(url).catch(() => null));
+  const kept = cache && (await cache.match(key).catch(() => null));
   if (kept) {
     return kept;
   }
   const response = await fetchOk(url);
   if (cache) {
-    const build = new URL(url).searchParams.get('v');
+    const build = new URL(key).searchParams.get('v');
     for (const old of await cache.keys().catch(() => [])) {
       if (new URL(old.url).searchParams.get('v') !== build) {
         cache.delete(old).catch(() => {});
       }
     }
-    cache.put(url, response.clone()).catch(() => {});
+    cache.put(key, response.clone()).catch(() => {});
   }
   return response;
+}
+
+// A kept file's bytes, or null when none is kept (never downloads).
+async function keptCopy(url) {
+  const cache = await keptFiles();
+  const kept = cache && (await cache.match(url).catch(() => null));
+  return kept ? kept.blob().catch(() => null) : null;
 }
 
 async function forgetKept() {
@@ -65,26 +73,31 @@ async function forgetKept() {
   }
 }
 
-// Reads a .gz asset, inflated, chunk by chunk. The page inflates it, unless the server labelled
-// it `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
-async function readGzip(url, onChunk) {
+// A .gz asset's inflated bytes as a stream. The page inflates it, unless the server labelled it
+// `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
+async function inflatedStream(url) {
   const response = await fetchKept(url);
   const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
   const stream = inflatedByBrowser ? response.body : response.body.pipeThrough(new DecompressionStream('gzip'));
+  return Object.assign(stream, { inflatedByBrowser, served: response.headers.get('Content-Type') });
+}
+
+// Reads a .gz asset, inflated, chunk by chunk.
+async function readGzip(url, onChunk) {
+  const stream = await inflatedStream(url);
   const reader = stream.getReader();
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       onChunk(chunk.value);
     }
   } catch (error) {
-    if (inflatedByBrowser || !(error instanceof TypeError)) {
+    if (stream.inflatedByBrowser || !(error instanceof TypeError)) {
       throw error;
     }
     // The browser's message ("incorrect header check") names neither the file nor the cause.
-    const served = response.headers.get('Content-Type') || 'no Content-Type';
     throw new Error(
-      `${fileName(url)} arrived altered (served as ${served}; ${error.message.replace(/\.$/, '')}): ` +
-        'serve .gz files byte for byte, as application/gzip'
+      `${fileName(url)} arrived altered (served as ${stream.served || 'no Content-Type'}; ` +
+        `${error.message.replace(/\.$/, '')}): serve .gz files byte for byte, as application/gzip`
     );
   }
 }
@@ -110,15 +123,17 @@ async function gunzipInto(url, target) {
   }
 }
 
-// Extension modules are fetched and compiled while everything else loads
-// (streaming compilation lets the browser cache the machine code).
+// Extension modules ship gzipped (a third of the bytes) and kept like the snapshot; each is compiled
+// while it downloads and inflates, beside everything else that loads.
 const compileDynlibs = site =>
   Promise.all(
     site.manifest.dynlibs.map(async ({ file, path }) => {
       const url = versioned(site, file);
-      const module = await WebAssembly.compileStreaming(fetch(url)).catch(async () =>
-        WebAssembly.compile(await fetchBytes(url))
-      );
+      const body = await inflatedStream(url);
+      const wasm = new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+      const module = await WebAssembly.compileStreaming(wasm).catch(error => {
+        throw new Error(`${fileName(url)}: ${error.message}`);
+      });
       return { path, module };
     })
   );
@@ -161,13 +176,32 @@ function preloadDynlibs(dynlibs, restore) {
 async function interpreterSetup(site) {
   const { loadPyodide, version } = await import(/* webpackIgnore: true */ site.pyodideUrl);
   const fits = version === site.manifest.pyodideVersion;
-  return { ...site, loadPyodide, version, fits, stdLibUrl: fits ? site.assetsUrl + site.manifest.stdlib : null };
+  // Unversioned: a site may point its kernel at the same file (the demo does), to download it once.
+  const stdLibUrl = fits ? site.assetsUrl + site.manifest.stdlib : null;
+  const stdLibKey = fits ? versioned(site, site.manifest.stdlib) : null;
+  return { ...site, loadPyodide, version, fits, stdLibUrl, stdLibKey, stdlib: fits ? keptCopy(stdLibKey) : null };
 }
 
 // Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`.
+// The standard library comes from the kept copy when there is one; else Pyodide downloads it, and
+// a copy is kept once the interpreter runs (from the HTTP cache, which has just stored it).
 async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
-  const { loadPyodide, indexUrl, stdLibUrl } = setup;
-  const files = { indexURL: indexUrl, ...(stdLibUrl ? { stdLibURL: stdLibUrl } : {}) };
+  const { indexUrl, stdLibUrl, stdLibKey } = setup;
+  const kept = stdLibUrl && (await setup.stdlib);
+  const stdLibURL = kept ? URL.createObjectURL(kept) : stdLibUrl;
+  try {
+    const files = { indexURL: indexUrl, ...(stdLibURL ? { stdLibURL } : {}) };
+    const pyodide = await loadPyodideWith(setup, files, restore, makeSnapshot);
+    if (stdLibUrl && !kept) {
+      fetchKept(stdLibUrl, stdLibKey).catch(() => {});
+    }
+    return pyodide;
+  } finally {
+    kept && URL.revokeObjectURL(stdLibURL);
+  }
+}
+
+async function loadPyodideWith({ loadPyodide, indexUrl, ...setup }, files, restore, makeSnapshot) {
   if (!restore && !makeSnapshot) {
     return loadPyodide(files);
   }

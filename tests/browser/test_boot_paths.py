@@ -47,6 +47,34 @@ def test_a_normal_load_restores_the_snapshot(browser, site_url):
         context.close()
 
 
+def test_a_reload_reads_the_large_bridge_files_from_cache_storage(browser, site_url):
+    # A private window's memory cache keeps no file over 6.25 MiB: the kept copies must serve the reload.
+    context, page = open_lab(browser, site_url)
+    try:
+        manifest = json.loads(MANIFEST.read_text())
+        large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"],
+                 *(dynlib["file"] for dynlib in manifest["dynlibs"])]
+        # The standard library is kept once the interpreter runs, in the background.
+        kept = page.evaluate("""async count => {
+            const cache = await caches.open('jupyterlite-pyodide-webmcp');
+            for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
+                await new Promise(r => setTimeout(r, 100));
+            }
+            return (await cache.keys()).map(r => r.url);
+        }""", len(large))
+        assert sorted(url.split("/static/bridge/")[1].split("?")[0] for url in kept) == sorted(large)
+        page.reload()
+        page.wait_for_selector(READY, timeout=120_000)
+        assert page.inner_text(READY).endswith("snapshot start)")
+        # The page's own fetches (the kernel's worker fetches the standard library it shares on its own).
+        fetched = [url for url in page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+                   if "/static/bridge/" in url]
+        assert fetched and not [url for url in fetched if any(name in url for name in large)], fetched
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
 def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser, site_url):
     context, page = open_lab(browser, site_url, "&webmcp=plain")
     try:
