@@ -242,7 +242,10 @@ json_values = st.recursive(
 @settings(max_examples=150, deadline=None)
 @given(extra=st.dictionaries(st.text(min_size=1, max_size=6), json_values, max_size=4), junk=json_values)
 def test_unknown_data_survives_every_operation(extra, junk):
-    known = {"id", "status", "createdAt", "updatedAt", "anchor", "messages"}
+    # Every field the store reads (both anchor formats); anything else is unknown data to keep.
+    known = {"id", "status", "createdAt", "updatedAt", "anchor", "messages", "kind", "cellId", "sourceRange",
+             "selectedText", "selectedTextHash", "prefix", "suffix", "outputFingerprint", "outputIndex", "range",
+             "fingerprint", "version"}
     extra = {k: v for k, v in extra.items() if k not in known}
     entry = {"version": 1, "threads": [junk, thread("t", {"kind": "cell", "cellId": "a", **extra}, **extra)], **{
         k: v for k, v in extra.items() if k != "threads"}}
