@@ -3,8 +3,11 @@
 import copy
 
 import pytest
-from pyodide_webmcp import hashing
+from aio import run
+from memory_lab import MemoryLab, MemoryNotebook, cell
+from pyodide_webmcp import hashing, review
 from pyodide_webmcp.memo import JsonMemo, flat
+from pyodide_webmcp.registry import REGISTRY, CallContext
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 
@@ -85,4 +88,43 @@ def test_the_memo_is_bounded_in_entries_and_characters():
     for text in ("y" * 60, "z" * 60, "y" * 60):  # together over the character bound: the older one goes
         memo(text)
     assert len(calls) == 10
+
+
+def call(lab, name, arguments):
+    return run(REGISTRY.get(name).call(arguments, CallContext(lab)))["structuredContent"]
+
+
+def output_changed(listed):
+    return {t["threadId"]: t["anchor"]["outputChanged"] for t in listed["threads"] if "outputChanged" in t["anchor"]}
+
+
+class CopyingNotebook(MemoryNotebook):
+    """Hands out a fresh copy of a cell on every read, as the adapter does, and counts the reads."""
+
+    reads = 0
+
+    def cell_json(self, index):
+        self.reads += 1
+        return copy.deepcopy(super().cell_json(index))
+
+
+def test_comment_tools_hash_a_long_output_once_and_read_outputs_only_for_output_anchors(monkeypatch):
+    printed = {**cell("print(x)", cell_id="big"), "outputs": [LONG]}
+    notebook = CopyingNotebook("long.ipynb", [printed, cell("y = 1", cell_id="small")])
+    lab = MemoryLab(notebook)
+    spy, calls = counting(hashing.output_fingerprint)
+    monkeypatch.setattr(review.output_fingerprint, "compute", spy)
+    review.output_fingerprint.clear()
+    on_output = call(lab, "jupyter_create_comment", {"anchor": {"kind": "output", "cellId": "big"}, "message": "m"})
+    call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "big"}, "message": "n"})
+    notebook.reads = 0
+    for _ in range(3):
+        assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: False}
+    assert notebook.reads == 3  # the output anchor's cell once per call; the whole-cell thread reads no outputs
+    shown = call(lab, "jupyter_get_comment", {"threadId": on_output["thread"]["id"]})
+    assert shown["anchorStatus"]["outputChanged"] is False and shown["context"]["cell"]["outputs"]
+    assert notebook.reads == 4 and len(calls) == 1
+    notebook.data[0]["outputs"] = [{**LONG, "text": "x" + LONG["text"][1:-1] + "!"}]
+    assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: True}
+    assert len(calls) == 2
 
