@@ -109,11 +109,11 @@ def live_cell(
 ) -> Optional[LiveCell]:
     """The cell's index, source and outputs as they are now, for anchoring; None when it is gone.
 
-    Reading a cell's outputs converts all of them (100 MB for a long print): only output anchors need them.
+    Reading a cell's outputs may convert all of them (100 MB for a long print): only output anchors need them.
     """
     for index, record in enumerate(records):
         if record.id == cell_id:
-            outputs = notebook.cell_json(index).get("outputs") or [] if with_outputs and record.type == "code" else []
+            outputs = notebook.cell_outputs(index) if with_outputs and record.type == "code" else []
             return LiveCell(index, record.source, outputs)
     return None
 

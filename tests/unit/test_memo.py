@@ -99,13 +99,17 @@ def output_changed(listed):
 
 
 class CopyingNotebook(MemoryNotebook):
-    """Hands out a fresh copy of a cell on every read, as the adapter does, and counts the reads."""
+    """Hands out a fresh copy on every read, as the adapter does when the document changed, and counts the reads."""
 
-    reads = 0
+    cell_reads = output_reads = 0
 
     def cell_json(self, index):
-        self.reads += 1
+        self.cell_reads += 1
         return copy.deepcopy(super().cell_json(index))
+
+    def cell_outputs(self, index):
+        self.output_reads += 1
+        return copy.deepcopy(super().cell_outputs(index))
 
 
 def test_comment_tools_hash_a_long_output_once_and_read_outputs_only_for_output_anchors(monkeypatch):
@@ -117,13 +121,13 @@ def test_comment_tools_hash_a_long_output_once_and_read_outputs_only_for_output_
     review.output_fingerprint.clear()
     on_output = call(lab, "jupyter_create_comment", {"anchor": {"kind": "output", "cellId": "big"}, "message": "m"})
     call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "big"}, "message": "n"})
-    notebook.reads = 0
+    notebook.cell_reads = notebook.output_reads = 0
     for _ in range(3):
         assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: False}
-    assert notebook.reads == 3  # the output anchor's cell once per call; the whole-cell thread reads no outputs
+    assert notebook.output_reads == 3 and notebook.cell_reads == 0  # the whole-cell thread reads no outputs
     shown = call(lab, "jupyter_get_comment", {"threadId": on_output["thread"]["id"]})
     assert shown["anchorStatus"]["outputChanged"] is False and shown["context"]["cell"]["outputs"]
-    assert notebook.reads == 4 and len(calls) == 1
+    assert notebook.cell_reads == 1 and len(calls) == 1  # one read serves the anchor and the context
     notebook.data[0]["outputs"] = [{**LONG, "text": "x" + LONG["text"][1:-1] + "!"}]
     assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: True}
     assert len(calls) == 2
