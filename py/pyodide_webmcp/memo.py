@@ -70,6 +70,7 @@ class JsonMemo:
             return self.compute(value)
         if entry is not None and entry[0] == items:
             self._entries.move_to_end(key)
+            self._entries[key] = (items, *entry[1:])  # the newest copy: read again, it compares by identity
             return entry[1]
         result = self.compute(value)
         self._remember(key, items, result)
