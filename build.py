@@ -93,11 +93,15 @@ def stress(args) -> None:
     if not args.no_build:
         build_site()
     sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
+    from tests.stress.hostile import NOTEBOOKS
     from tests.stress.run import Options, run_stress
 
+    unknown = sorted(set(args.hostile_notebooks or ()) - set(NOTEBOOKS))
+    if unknown:
+        sys.exit(f"unknown hostile notebooks {unknown}; there are {NOTEBOOKS}")
     options = Options(privacy_calls=args.privacy_calls, robustness_calls=args.robustness_calls, races=args.races,
                       hostile_scale=args.hostile_scale, growth_calls=args.growth_calls, seed=args.seed,
-                      sections=args.sections)
+                      sections=args.sections, hostile_notebooks=tuple(args.hostile_notebooks or NOTEBOOKS))
     sys.exit(run_stress(chromium, options, Path(args.output) if args.output else BUILD / "stress.json"))
 
 
@@ -129,6 +133,8 @@ def main() -> None:
     stress_parser.add_argument("--robustness-calls", type=int, default=5_000, help="schema-fuzzed calls")
     stress_parser.add_argument("--races", type=int, default=1_000, help="agent read-modify-write cycles")
     stress_parser.add_argument("--hostile-scale", type=float, default=1.0, help="size of the hostile notebooks")
+    stress_parser.add_argument("--hostile-notebooks", nargs="+", default=None, metavar="NAME",
+                               help="some hostile notebooks (text-100MB image-20MB ...; default: all)")
     stress_parser.add_argument("--growth-calls", type=int, default=10_000, help="calls between memory readings")
     stress_parser.add_argument("--seed", type=int, default=18)
     stress_parser.add_argument("--sections", nargs="+", default=None, metavar="SECTION",

@@ -68,6 +68,9 @@ class FileNotebook:
     def cell_json(self, index: int) -> dict[str, Any]:
         return self._cells[index]
 
+    def cell_outputs(self, index: int) -> list[dict[str, Any]]:
+        return self._cells[index].get("outputs") or []
+
     def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]:
         return [self._cells[index] for index in indexes]
 

@@ -63,6 +63,8 @@ def stable_hash(text: str) -> str:
 
 def _js_string(text: str) -> str:
     encoded = json.dumps(text, ensure_ascii=False)
+    if encoded.isascii():  # a flag CPython keeps: a long ASCII print skips the scan for lone surrogates
+        return encoded
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", encoded)
 
 

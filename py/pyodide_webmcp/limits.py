@@ -96,8 +96,9 @@ MAX_DIALOG_INPUT_CHARS = 400
 # Longest wait for the kernel to apply an interrupt
 KERNEL_INTERRUPT_WAIT_MS = 5_000
 
-# Notebooks whose unchanged cell list is kept between calls
+# Notebooks whose unchanged cell list is kept between calls, and whose outputs read for comment anchors
 MAX_CACHED_CELL_LISTS = 16
+MAX_CACHED_OUTPUT_NOTEBOOKS = 4
 
 # Power tools the owner turns on (settings): code snippets and allowlisted commands
 MAX_SNIPPET_BYTES = 64 * KIB

@@ -15,7 +15,7 @@ from .errors import ErrorCode, ToolError
 from .filenotebook import FileNotebook
 from .paths import is_notebook_path, normalize_path
 from .port import LabPort, NotebookPort, NotebookReader
-from .review import LiveCell, ReviewStore, counts
+from .review import LiveCell, ReviewStore, StoredAnchor, counts
 from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .views import CellRecord, cell_list, focus_context, notebook_info
 
@@ -104,13 +104,23 @@ def find_cell(records: Sequence[CellRecord], cell_id: str, path: str, intent: In
     raise cell_not_found(cell_id, path)
 
 
-def live_cell(notebook: NotebookReader, records: Sequence[CellRecord], cell_id: str) -> Optional[LiveCell]:
-    """The cell's index, source and outputs as they are now, for anchoring; None when it is gone."""
+def live_cell(
+    notebook: NotebookReader, records: Sequence[CellRecord], cell_id: str, with_outputs: bool = True
+) -> Optional[LiveCell]:
+    """The cell's index, source and outputs as they are now, for anchoring; None when it is gone.
+
+    Reading a cell's outputs may convert all of them (100 MB for a long print): only output anchors need them.
+    """
     for index, record in enumerate(records):
         if record.id == cell_id:
-            outputs = notebook.cell_json(index).get("outputs") or [] if record.type == "code" else []
+            outputs = notebook.cell_outputs(index) if with_outputs and record.type == "code" else []
             return LiveCell(index, record.source, outputs)
     return None
+
+
+def anchored_cell(notebook: NotebookReader, records: Sequence[CellRecord], anchor: StoredAnchor) -> Optional[LiveCell]:
+    """The anchor's cell as it is now, with its outputs only when the anchor is on one."""
+    return live_cell(notebook, records, anchor.cell_id, with_outputs=anchor.kind == "output")
 
 
 def review_store(notebook: NotebookReader) -> ReviewStore:

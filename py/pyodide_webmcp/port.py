@@ -45,6 +45,9 @@ class NotebookReader(Protocol):
 
     def cell_json(self, index: int) -> dict[str, Any]: ...
 
+    def cell_outputs(self, index: int) -> list[dict[str, Any]]:
+        """A cell's outputs as nbformat JSON; the same objects while the notebook is unchanged: never change them."""
+
     def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]: ...
 
     def active_index(self) -> Optional[int]: ...

@@ -15,13 +15,17 @@ from typing import Any, Literal, Optional, Sequence
 
 from typing_extensions import NotRequired, TypedDict
 
-from . import limits
+from . import hashing, limits
 from .errors import ErrorCode, ToolError
-from .hashing import output_fingerprint, sha256_hex, stable_hash, utf16_units
+from .hashing import sha256_hex, stable_hash, utf16_units
+from .memo import JsonMemo
 from .outputs import is_text_like, media_size
 from .positions import from_utf16, position_of, strict_offset, to_utf16
 from .shapes import Actor, Position, ReviewCounts
 from .text import clamp_chars, clamp_utf8, json_size
+
+# Every read of a thread re-checks its output anchor: a long output is hashed once, then only compared.
+output_fingerprint = JsonMemo(hashing.output_fingerprint)
 
 REVIEW_KEY = "jupyterlite_webmcp_review"
 REVIEW_VERSION = 1
@@ -399,7 +403,7 @@ class LiveCell:
     outputs: Sequence[dict[str, Any]]
 
 
-def legacy_output_fingerprint(output: dict[str, Any]) -> str:
+def _legacy_fingerprint(output: dict[str, Any]) -> str:
     """The output fingerprint this bridge stored before it wrote seed 001's format."""
     reduced = {key: value for key, value in output.items() if key != "execution_count"}
     data = reduced.get("data")
@@ -409,6 +413,9 @@ def legacy_output_fingerprint(output: dict[str, Any]) -> str:
             for mime, value in data.items()
         }
     return sha256_hex(json.dumps(reduced, sort_keys=True, ensure_ascii=False, default=str))
+
+
+legacy_output_fingerprint = JsonMemo(_legacy_fingerprint)
 
 
 def _occurrences(source: str, text: str) -> list[int]:

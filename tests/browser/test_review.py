@@ -99,10 +99,17 @@ def test_rerunning_flips_output_changed(lab):
     thread_id = created["thread"]["id"]
     status = lab.call("jupyter_get_comment", {"threadId": thread_id})["anchorStatus"]
     assert status["outputChanged"] is False and status["outputIndex"] == 0
+
+    def listed():
+        return next(t for t in lab.call("jupyter_list_comments", {})["threads"] if t["threadId"] == thread_id)
+
+    assert listed()["anchor"]["outputChanged"] is False and listed()["anchor"]["outputChanged"] is False  # kept
+    lab.call("jupyter_run_cells", {"cellIds": ["show"]})  # the same output again: the same fingerprint
+    assert listed()["anchor"]["outputChanged"] is False
     lab.set_source(PATH, 3, "print('second')")
     lab.call("jupyter_run_cells", {"cellIds": ["show"]})
     status = lab.call("jupyter_get_comment", {"threadId": thread_id})["anchorStatus"]
-    assert status["outputChanged"] is True
+    assert status["outputChanged"] is True and listed()["anchor"]["outputChanged"] is True
     focused = lab.call("jupyter_focus_comment", {"threadId": thread_id})
     assert focused["anchorStatus"]["cellIndex"] == 3
 

@@ -59,6 +59,9 @@ class MemoryNotebook:
     def cell_json(self, index: int) -> dict:
         return self.data[index]
 
+    def cell_outputs(self, index: int) -> list:
+        return self.data[index].get("outputs") or []
+
     def cells_json(self, indexes: list[int]) -> list[dict]:
         return [self.data[i] for i in indexes]
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 from pyodide.ffi import create_proxy
 
 from ..errors import ToolError
-from ..notebooks import live_cell, review_store
+from ..notebooks import anchored_cell, review_store
 from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
 from ..review import (
@@ -85,7 +85,7 @@ class CommentsTab:
         stale.release()  # the old cards are gone, and so are their listeners
 
     def _card(self, notebook: NotebookHandle, thread: StoredThread) -> Any:
-        status = anchor_status(thread.anchor, live_cell(notebook, notebook.cells(), thread.cell_id))
+        status = anchor_status(thread.anchor, anchored_cell(notebook, notebook.cells(), thread.anchor))
         card = element("div", **{"class": "jp-webmcp-thread", "data-thread-id": thread.id, "data-status": thread.status})
         where = "cell gone" if status["cellIndex"] is None else f"cell {status['cellIndex'] + 1}"
         detail = f"{thread.anchor.kind} · {where} · {status['state']}"
@@ -171,7 +171,7 @@ class CommentsTab:
     async def _show(self, thread_id: str) -> None:
         notebook = self._lab.current_notebook()
         thread = next((t for t in review_store(notebook).threads if t.id == thread_id), None)
-        live = live_cell(notebook, notebook.cells(), thread.cell_id) if thread else None
+        live = anchored_cell(notebook, notebook.cells(), thread.anchor) if thread else None
         if live is None:
             return
         status = anchor_status(thread.anchor, live)

@@ -14,7 +14,6 @@ from ..calls import CallTable
 from ..errors import ErrorCode, ToolError
 from ..settings import AccessDefaults
 from ..snippets import SnippetLog
-from ..views import CellList
 from .commands import LabCommands
 from .dialogs import DialogWatcher
 from .ffi import js_value, to_js_object, to_python
@@ -25,22 +24,23 @@ from .proposals import ProposalBoard
 from .settings import SettingsWatcher
 
 
-class CellListCache:
-    """Each notebook's latest cell list, valid while its document version (the host's counter) stands."""
+class DocumentCache:
+    """What was last read from each notebook's document, valid while its version (the host's counter) stands."""
 
-    def __init__(self) -> None:
-        self._lists: dict[str, tuple[int, CellList]] = {}
+    def __init__(self, max_notebooks: int) -> None:
+        self._kept: dict[str, tuple[int, Any]] = {}
+        self._max_notebooks = max_notebooks
 
-    def get(self, notebook: str, version: int) -> Optional[CellList]:
-        kept = self._lists.get(notebook)
+    def get(self, notebook: str, version: int) -> Any:
+        kept = self._kept.get(notebook)
         return kept[1] if kept is not None and kept[0] == version else None
 
-    def put(self, notebook: str, version: int, cells: CellList) -> CellList:
-        self._lists.pop(notebook, None)
-        self._lists[notebook] = (version, cells)
-        while len(self._lists) > limits.MAX_CACHED_CELL_LISTS:
-            del self._lists[next(iter(self._lists))]
-        return cells
+    def put(self, notebook: str, version: int, value: Any) -> Any:
+        self._kept.pop(notebook, None)
+        self._kept[notebook] = (version, value)
+        while len(self._kept) > self._max_notebooks:
+            del self._kept[next(iter(self._kept))]
+        return value
 
 
 class Lab:
@@ -59,7 +59,8 @@ class Lab:
         self.commands = LabCommands(host.app.commands, self.dialogs)
         self.snippet_log = SnippetLog()
         self.human_edits = HumanEditRecorder(self)
-        self.cell_lists = CellListCache()
+        self.cell_lists = DocumentCache(limits.MAX_CACHED_CELL_LISTS)
+        self.cell_outputs = DocumentCache(limits.MAX_CACHED_OUTPUT_NOTEBOOKS)  # per notebook, {cell index: outputs}
         self._tracker = host.tracker
         self._documents = host.docManager
         self._file_browser = js_value(host.fileBrowser)

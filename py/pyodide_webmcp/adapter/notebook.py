@@ -200,6 +200,16 @@ class NotebookHandle:
     def cell_json(self, index: int) -> dict[str, Any]:
         return to_python(self._shared_cells()[index].toJSON())
 
+    def cell_outputs(self, index: int) -> list[dict[str, Any]]:
+        """Read from the lab again only after the document changed: a long print converts 100 MB each time."""
+        key, version = str(self._panel.id), self._lab.readers.version(self._notebook.model.sharedModel)
+        kept = self._lab.cell_outputs.get(key, version)
+        if kept is None:
+            kept = self._lab.cell_outputs.put(key, version, {})
+        if index not in kept:
+            kept[index] = self.cell_json(index).get("outputs") or []
+        return kept[index]
+
     def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]:
         """Several cells' nbformat JSON in one crossing."""
         return json.loads(self._lab.readers.cellsJson(self._notebook.model.sharedModel, json.dumps(indexes)))

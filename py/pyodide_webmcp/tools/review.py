@@ -1,5 +1,6 @@
 """Review threads: the same comments the human writes in the Comments tab, stored in the notebook."""
 
+from dataclasses import replace
 from typing import Literal, Optional
 
 from pydantic import Field
@@ -11,6 +12,7 @@ from ..errors import ErrorCode, ToolError
 from ..notebooks import (
     READ_ERRORS,
     WRITE_ERRORS,
+    anchored_cell,
     find_cell,
     info_of,
     live_cell,
@@ -136,7 +138,7 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
     selected.sort(key=lambda t: t.created_at, reverse=True)
     page = selected[args.offset : args.offset + args.limit]
     summaries = fit(
-        [thread_summary(t, anchor_status(t.anchor, live_cell(notebook, records, t.cell_id))) for t in page],
+        [thread_summary(t, anchor_status(t.anchor, anchored_cell(notebook, records, t.anchor))) for t in page],
         args.limit,
     )
     remaining = len(selected) - args.offset - len(summaries)
@@ -183,12 +185,12 @@ async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResu
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
-    live = live_cell(notebook, records, thread.cell_id)
+    live = live_cell(notebook, records, thread.cell_id, with_outputs=False)
     context: CommentContext = {}
     if live is not None:
-        context["cell"] = cell_snapshot(
-            notebook.cell_json(live.index), live.index, include_outputs=thread.anchor.kind == "output"
-        )
+        cell = notebook.cell_json(live.index)  # one read of the cell serves the anchor and the context
+        live = replace(live, outputs=cell.get("outputs") or [])
+        context["cell"] = cell_snapshot(cell, live.index, include_outputs=thread.anchor.kind == "output")
     return {
         **_thread_result(notebook, thread),
         "anchorStatus": anchor_status(thread.anchor, live),
@@ -391,7 +393,7 @@ async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusComment
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
-    live = live_cell(notebook, records, thread.cell_id)
+    live = anchored_cell(notebook, records, thread.anchor)
     status = anchor_status(thread.anchor, live)
     if live is None:
         raise ToolError(
