@@ -1,5 +1,5 @@
 """Page measurements shared by the benchmark and the stress run: main-thread tasks from a DevTools
-trace, memory after a full collection, and percentiles."""
+trace, memory after a full collection, live Pyodide proxies from a heap snapshot, and percentiles."""
 
 import json
 import statistics
@@ -71,6 +71,39 @@ def memory_after_gc(page) -> dict:
     usage = session.send("Runtime.getHeapUsage")
     session.detach()
     return {"jsHeapMiB": usage["usedSize"] / 2**20, "arrayBuffersMiB": usage["backingStorageSize"] / 2**20}
+
+
+# The property every Pyodide PyProxy's target carries (pyproxy.ts: `Symbol("pyproxy.attrs")`), as a heap snapshot
+# names it: one per live PyProxy, whatever its class.
+PYPROXY_ATTRS = "<symbol pyproxy.attrs>"
+
+
+def heap_snapshot(page) -> dict:
+    """The page's JS heap after a full collection, as DevTools takes it (seconds for a 60 MiB heap)."""
+    session = page.context.new_cdp_session(page)
+    chunks = []
+    session.on("HeapProfiler.addHeapSnapshotChunk", lambda event: chunks.append(event["chunk"]))
+    session.send("HeapProfiler.enable")
+    session.send("HeapProfiler.collectGarbage")
+    session.send("HeapProfiler.takeHeapSnapshot", {"reportProgress": False})
+    session.send("HeapProfiler.disable")
+    session.detach()
+    return json.loads("".join(chunks))
+
+
+def live_pyproxies(snapshot: dict) -> int:
+    """How many Pyodide PyProxies a heap snapshot holds: the property edges named `PYPROXY_ATTRS`."""
+    meta = snapshot["snapshot"]["meta"]
+    try:
+        name = snapshot["strings"].index(PYPROXY_ATTRS)
+    except ValueError:
+        return 0
+    fields = meta["edge_fields"]
+    kind, name_at, width = fields.index("type"), fields.index("name_or_index"), len(fields)
+    property_kind = meta["edge_types"][0].index("property")
+    edges = snapshot["edges"]
+    return sum(1 for edge_kind, edge_name in zip(edges[kind::width], edges[name_at::width])
+               if edge_name == name and edge_kind == property_kind)
 
 
 def percentiles(times: list[float]) -> dict:

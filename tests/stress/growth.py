@@ -1,12 +1,18 @@
 """Scenario 7: nothing grows. Random calls of the tools that leave the notebooks as they were (reads,
 searches, focus, edits that put the same text back, exports, saves) over the privacy workspace; the page's
 memory after a full collection is measured after a warm-up and then every quarter of the run. Growth is
-reported per 1,000 calls, from the first to the last measurement and as the worst quarter.
+reported per 1,000 calls, from the first to the last measurement and as the worst quarter. Each reading waits
+out the call budget first: every call leaves a timer of the budget's length in the page (the bridge's wait,
+through Pyodide's event loop), which would count the last 20 s of calls as growth. Live Pyodide proxies
+are counted in a heap snapshot after the warm-up and at the end.
 """
 
 import random
+import time
 
-from tests.measure import memory_after_gc
+from pyodide_webmcp.limits import CALL_BUDGET_MS
+
+from tests.measure import heap_snapshot, live_pyproxies, memory_after_gc
 
 from .arguments import ArgumentMaker, pick, weighted_tools
 from .harness import StressPage, Tally
@@ -37,17 +43,26 @@ def run_growth(report, stress: StressPage, rng: random.Random, calls: int) -> No
             stress.batch(batch, tally)
             count -= len(batch)
 
+    def settled_memory() -> dict:
+        time.sleep(CALL_BUDGET_MS / 1000 + 1)
+        return memory_after_gc(stress.page)
+
     make(min(WARM_UP, calls))
-    measured = [memory_after_gc(stress.page)]
+    measured = [settled_memory()]
+    proxies = [live_pyproxies(heap_snapshot(stress.page))]
     for _ in range(QUARTERS):
         make(calls // QUARTERS)
-        measured.append(memory_after_gc(stress.page))
+        measured.append(settled_memory())
+    proxies.append(live_pyproxies(heap_snapshot(stress.page)))
     per_thousand = 1000 / max(1, calls // QUARTERS)
     for key, label in (("jsHeapMiB", "JS heap"), ("arrayBuffersMiB", "array buffers incl. wasm memory")):
         steps = [(after[key] - before[key]) * per_thousand for before, after in zip(measured, measured[1:])]
         report.add(section, f"{label} before / after (MiB)", f"{measured[0][key]:.1f} / {measured[-1][key]:.1f}")
         report.add(section, f"{label} growth per 1,000 calls (MiB): whole run, worst quarter",
                    f"{(measured[-1][key] - measured[0][key]) * 1000 / max(1, calls):.2f}, {max(steps):.2f}")
+    report.add(section, "live Pyodide proxies before / after", f"{proxies[0]} / {proxies[1]}")
+    report.add(section, "live Pyodide proxies growth per 1,000 calls",
+               f"{(proxies[1] - proxies[0]) * 1000 / max(1, calls):.1f}")
     report.add(section, "calls measured (after a warm-up of 500)", tally.calls - min(WARM_UP, calls))
     report.add(section, "exceptions / INTERNAL_ERROR", tally.rejected + tally.internal_errors, 0)
     report.keep(section, [f"{kind}: {text}" for kind, kept in tally.examples.items() for text in kept])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from buildkit.server import site_server
-from tests.measure import main_thread_tasks
+from tests.measure import PYPROXY_ATTRS, live_pyproxies, main_thread_tasks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's modules import each other by name
 from bench_profile import child_costs  # noqa: E402
@@ -103,3 +103,17 @@ def test_each_target_is_met_or_not(target, bridge, reference, expected):
 
 def test_a_figure_without_a_target_has_no_verdict():
     assert verdict({"figure": "f", "bridge": 1, "reference": 2, "unit": "ms", "target": ("report", None)}) == ""
+
+
+def snapshot_with_edges(strings, edges):
+    kinds = ["context", "element", "property", "internal", "hidden", "shortcut", "weak"]
+    meta = {"edge_fields": ["type", "name_or_index", "to_node"], "edge_types": [kinds, "string_or_number", "node"]}
+    flat = [value for kind, name, to in edges for value in (kinds.index(kind), name, to)]
+    return {"snapshot": {"meta": meta}, "strings": strings, "edges": flat}
+
+
+def test_live_pyproxies_counts_the_property_edges_named_by_pyodides_symbol():
+    strings = ["", "x", PYPROXY_ATTRS]
+    edges = [("property", 2, 0), ("property", 1, 6), ("element", 2, 12), ("property", 2, 18), ("hidden", 2, 0)]
+    assert live_pyproxies(snapshot_with_edges(strings, edges)) == 2
+    assert live_pyproxies(snapshot_with_edges(["", "x"], [("property", 1, 0)])) == 0
