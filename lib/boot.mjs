@@ -82,13 +82,24 @@ async function inflatedStream(url) {
   return Object.assign(stream, { inflatedByBrowser, served: response.headers.get('Content-Type') });
 }
 
+// Inflating runs on the main thread, and chunks already downloaded inflate back to back in one task:
+// hand the page its turn every few tens of milliseconds (scheduler.yield where the browser has it).
+const TASK_SLICE_MS = 40;
+const yieldToPage = () =>
+  globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0));
+
 // Reads a .gz asset, inflated, chunk by chunk.
 async function readGzip(url, onChunk) {
   const stream = await inflatedStream(url);
   const reader = stream.getReader();
   try {
+    let sliceStart = performance.now();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       onChunk(chunk.value);
+      if (performance.now() - sliceStart > TASK_SLICE_MS) {
+        await yieldToPage();
+        sliceStart = performance.now();
+      }
     }
   } catch (error) {
     if (stream.inflatedByBrowser || !(error instanceof TypeError)) {
