@@ -38,19 +38,13 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "pyodide_webmcp"}
 
 
-def test_a_normal_load_restores_the_snapshot(browser, site_url):
+def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_files_from_cache_storage(
+        browser, site_url):
+    # A private window's memory cache keeps no file over 6.25 MiB: the kept copies must serve the reload.
     context, page = open_lab(browser, site_url)
     try:
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         assert_tools_work(page)
-    finally:
-        context.close()
-
-
-def test_a_reload_reads_the_large_bridge_files_from_cache_storage(browser, site_url):
-    # A private window's memory cache keeps no file over 6.25 MiB: the kept copies must serve the reload.
-    context, page = open_lab(browser, site_url)
-    try:
         manifest = json.loads(MANIFEST.read_text())
         large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"],
                  *(dynlib["file"] for dynlib in manifest["dynlibs"])]

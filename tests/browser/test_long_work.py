@@ -17,7 +17,7 @@ PROPOSE = "proposals.ipynb"
 def lab(lab_page):
     lab, _ = lab_page
     lab.open()
-    lab.save_file(LONG, notebook_json([code_cell("sleepy", "import time\ntime.sleep(45)\nprint('woke up')")]))
+    lab.save_file(LONG, notebook_json([code_cell("sleepy", "import time\ntime.sleep(28)\nprint('woke up')")]))
     lab.save_file(PROPOSE, notebook_json([code_cell("p1", "a = 1"), code_cell("p2", "b = 2")]))
     return lab
 
@@ -34,7 +34,7 @@ def wait_result(lab, pending_id: str) -> dict:
         assert payload["pendingId"] == pending_id
 
 
-def test_a_long_run_and_proposals_decided_after_forty_seconds_never_hang(lab):
+def test_a_long_run_and_proposals_decided_after_the_budget_never_hang(lab):
     lab.call("jupyter_open_notebook", {"path": PROPOSE})
     lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
     lab.page.locator(".jp-webmcp-propose-toggle").check()
@@ -62,7 +62,7 @@ def test_a_long_run_and_proposals_decided_after_forty_seconds_never_hang(lab):
     assert set(listed) == {run["pendingId"], *(p["pendingId"] for p in proposals.values())}
     assert listed[run["pendingId"]]["waitingFor"]["kind"] == "kernel"
 
-    lab.wait_for(lambda: time.monotonic() - started > 40, timeout=60, interval=1)
+    lab.wait_for(lambda: time.monotonic() - started > BUDGET + 3, timeout=60, interval=1)
     lab.call("jupyter_open_notebook", {"path": PROPOSE})  # the human looks at the proposals
     boxes = lab.page.locator(".jp-webmcp-proposal")
     first = boxes.filter(has_text="a = 'accepted'")
@@ -78,7 +78,7 @@ def test_a_long_run_and_proposals_decided_after_forty_seconds_never_hang(lab):
 
     final = payload(wait_result(lab, run["pendingId"]))
     assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "woke up"
-    assert time.monotonic() - started >= 45
+    assert time.monotonic() - started >= 28
     again = lab.call("jupyter_wait_for_result", {"pendingId": run["pendingId"]})  # kept for 10 minutes
     assert again == final
     lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
