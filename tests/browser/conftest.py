@@ -187,7 +187,8 @@ class Lab:
 
     def open_with_idle_kernel(self, path: str) -> None:
         self.call("jupyter_open_notebook", {"path": path})
-        self.wait_for(lambda: self.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+        # `kernel` is null until the notebook's session has one.
+        self.wait_for(lambda: (self.call("jupyter_get_context")["kernel"] or {}).get("status") == "idle", timeout=120)
 
     def live_cells(self, path: str) -> list[dict]:
         """Cells straight from JupyterLab's shared model, bypassing the bridge."""
