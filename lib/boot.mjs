@@ -42,7 +42,7 @@ const keptFiles = () => (globalThis.caches ? caches.open(KEPT).catch(() => null)
 // the kernel, without the build's version).
 async function fetchKept(url, key = url) {
   const cache = await keptFiles();
-  const kept = cache && (await cache.match(key).catch(() => null));
+  const kept = await keptResponse(cache, key);
   if (kept) {
     return kept;
   }
@@ -59,10 +59,11 @@ async function fetchKept(url, key = url) {
   return response;
 }
 
+const keptResponse = async (cache, key) => cache && (await cache.match(key).catch(() => null));
+
 // A kept file's bytes, or null when none is kept (never downloads).
-async function keptCopy(url) {
-  const cache = await keptFiles();
-  const kept = cache && (await cache.match(url).catch(() => null));
+async function keptCopy(key) {
+  const kept = await keptResponse(await keptFiles(), key);
   return kept ? kept.blob().catch(() => null) : null;
 }
 

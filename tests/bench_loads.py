@@ -36,20 +36,20 @@ LOAD_RECORDER = """(() => {
             value.restored.then(() => { window.__bench.restoredAt = performance.now(); });
         }
     });
-    const modelContext = document.modelContext;
+    const webmcp = document.modelContext;
     const count = async () => {
-        const tools = await modelContext.getTools();
+        const tools = await webmcp.getTools();
         const now = performance.now();
         while (window.__bench.registered.length < tools.length) window.__bench.registered.push(now);
         const context = tools.find(tool => tool.name === 'jupyter_get_context');
         if (context && !asked) {
             asked = true;
             const answered = answer => Object.assign(window.__bench, {answeredAt: performance.now(), answer});
-            modelContext.executeTool(context, {}).then(text => answered(String(text)), e => answered(`rejected: ${e}`));
+            webmcp.executeTool(context, {}).then(text => answered(String(text)), e => answered(`rejected: ${e}`));
         }
         if (!window.__bench.stop) setTimeout(count, 10);
     };
-    if (modelContext) count();
+    if (webmcp) count();
 })()"""
 
 # DevTools network emulation: a 20 Mbit/s link with 40 ms latency.

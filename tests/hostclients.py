@@ -43,21 +43,21 @@ def _text_of(envelope: Any) -> Optional[str]:
 # --- the page's own WebMCP API --------------------------------------------------------------------
 
 PAGE_TOOLS = """async () => {
-    const modelContext = document.modelContext ?? navigator.modelContext;
-    return (await modelContext.getTools()).map(({window: _, execute: __, ...tool}) => tool);
+    const webmcp = document.modelContext ?? navigator.modelContext;
+    return (await webmcp.getTools()).map(({window: _, execute: __, ...tool}) => tool);
 }"""
 
 # Native Chromium takes the input as an object; the @mcp-b/global polyfill as a JSON string.
 PAGE_EXECUTE = """async ([name, input]) => {
-    const modelContext = document.modelContext ?? navigator.modelContext;
-    const tool = (await modelContext.getTools()).find(t => t.name === name);
+    const webmcp = document.modelContext ?? navigator.modelContext;
+    const tool = (await webmcp.getTools()).find(t => t.name === name);
     if (!tool) throw new Error(`no WebMCP tool ${name}`);
     let result;
     try {
-        result = await modelContext.executeTool(tool, input);
+        result = await webmcp.executeTool(tool, input);
     } catch (error) {
         if (!String(error?.message).includes('Failed to parse input')) throw error;
-        result = await modelContext.executeTool(tool, JSON.stringify(input));
+        result = await webmcp.executeTool(tool, JSON.stringify(input));
     }
     return typeof result === 'string' ? result : JSON.stringify(result);
 }"""

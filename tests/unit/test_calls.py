@@ -27,6 +27,17 @@ class Clock:
         return self.now
 
 
+def _held_call(table: CallTable, tool: str, when: str = "t"):
+    """A call whose work waits until the returned event is set."""
+    release = asyncio.Event()
+
+    async def work():
+        await release.wait()
+        return {"content": []}
+
+    return table.start(tool, work, when), release
+
+
 async def _settled_call(table: CallTable, pending: bool = True):
     async def work():
         return {"content": []}
@@ -72,13 +83,7 @@ def test_a_running_call_is_always_kept():
     async def scenario():
         clock = Clock()
         table = CallTable(clock)
-        release = asyncio.Event()
-
-        async def slow():
-            await release.wait()
-            return {"content": []}
-
-        running = table.start("jupyter_run_cells", slow, "t")
+        running, release = _held_call(table, "jupyter_run_cells")
         running.pending_returned = True
         for _ in range(limits.MAX_SETTLED_PENDING_CALLS + 3):
             clock.now += 10_000
@@ -183,14 +188,7 @@ def test_choosing_a_dialog_and_a_button():
 
 def test_a_pending_result_carries_the_calls_dialog():
     async def scenario():
-        table = CallTable()
-        release = asyncio.Event()
-
-        async def work():
-            await release.wait()
-            return {"content": []}
-
-        call = table.start("jupyter_save_notebook", work, "t")
+        call, release = _held_call(CallTable(), "jupyter_save_notebook")
         result = pending_result(call, 20, [dialog("d9", None), dialog("d1", call.id)])
         assert result["waitingFor"] == {"kind": "dialog", "dialogId": "d1"}
         assert result["dialog"]["title"] == "File Changed" and "jupyter_answer_dialog" in result["message"]
@@ -202,14 +200,7 @@ def test_a_pending_result_carries_the_calls_dialog():
 
 def test_a_rename_of_the_calls_notebook_answers_pending_at_once_and_says_the_new_path():
     async def scenario():
-        table = CallTable()
-        release = asyncio.Event()
-
-        async def work():
-            await release.wait()
-            return {"status": "ok"}
-
-        call = table.start("jupyter_run_cells", work, "2026-11-30T00:00:00Z")
+        call, release = _held_call(CallTable(), "jupyter_run_cells", "2026-11-30T00:00:00Z")
         call.wait_on(kind="kernel", cellId="nap", done=1, total=3)
         asyncio.get_event_loop().call_later(0.05, call.notebook_renamed, "renamed.ipynb")
         started = asyncio.get_event_loop().time()
