@@ -17,4 +17,5 @@ BRIDGE_SOURCE = ROOT / "py"
 BOOT_MODULE = ROOT / "lib" / "boot.mjs"
 
 STDLIB_ZIP = "python_stdlib.zip"
+FILES_PACK = "site-packages.pack.gz"  # the installed files a restore writes back (site.py pack_files)
 PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ZIP)

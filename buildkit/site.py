@@ -17,6 +17,7 @@ from .paths import (
     BRIDGE_SOURCE,
     BUILD,
     DIST,
+    FILES_PACK,
     LITE,
     NPM_PYODIDE,
     PYODIDE_CORE_FILES,
@@ -31,7 +32,6 @@ from .stamps import digest
 from .wheels import build_bridge_wheel, download_wasm_wheels, pyodide_lock
 
 BRIDGE_MODULE = "pyodide_webmcp"
-FILES_PACK = "site-packages.pack.gz"
 
 
 def npm_pyodide_version() -> str:
@@ -62,7 +62,9 @@ def build_labextension() -> None:
                 "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"),
                 "files": pack_files(wheels, BRIDGE_ASSETS / FILES_PACK)}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    add_snapshot(BRIDGE_ASSETS)
+    imported = add_snapshot(BRIDGE_ASSETS)
+    if imported:  # a restore writes back only what the snapshot does not hold imported
+        pack_files(wheels, BRIDGE_ASSETS / FILES_PACK, skip=set(imported))
     manifest = json.loads((BRIDGE_ASSETS / "manifest.json").read_text())
     manifest["build"] = build_id(BRIDGE_ASSETS)
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -99,9 +101,10 @@ def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
 UNUSED_FILES = re.compile(r"pydantic/v1/|pydantic/(__pycache__/)?mypy\.|\.pyi$")
 
 
-def pack_files(wheels: list[Path], destination: Path) -> str:
-    """Every installed file except the extension modules and UNUSED_FILES, in one gzip that a restore
-    writes back (the plain start installs the wheels whole).
+def pack_files(wheels: list[Path], destination: Path, skip: frozenset = frozenset()) -> str:
+    """Every installed file except the extension modules, UNUSED_FILES and `skip` (the files of modules
+    the snapshot holds imported), in one gzip that a restore writes back (the plain start installs the
+    wheels whole).
 
     Layout: little-endian u32 length of a JSON list of [path, size], the list, then the contents.
     """
@@ -109,7 +112,8 @@ def pack_files(wheels: list[Path], destination: Path) -> str:
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as archive:
             for info in archive.infolist():
-                if not info.is_dir() and not info.filename.endswith(".so") and not UNUSED_FILES.search(info.filename):
+                name = info.filename
+                if not (info.is_dir() or name.endswith(".so") or UNUSED_FILES.search(name) or name in skip):
                     data = archive.read(info)
                     entries.append([info.filename, len(data)])
                     contents.append(data)

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from .env import CHROMIUM_FLAGS
-from .paths import CACHE, NPM_PYODIDE
+from .paths import CACHE, FILES_PACK, NPM_PYODIDE
 from .server import site_server
 from .shell import log
 from .stamps import digest
@@ -26,8 +26,8 @@ PYODIDE_RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 
 
 def snapshot_inputs_digest(chromium: str, assets: Path, pyodide: Path = NPM_PYODIDE) -> str:
-    """Everything a snapshot depends on: Pyodide's runtime, the bridge assets (standard library
-    included), the maker page and the browser."""
+    """Everything a snapshot depends on: Pyodide's runtime, the bridge assets (standard library and
+    wheels included; the files pack is made from the wheels), the maker page and the browser."""
     sha = hashlib.sha256(MAKER_PAGE.read_bytes())
     sha.update(subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout.encode())
     for path in [*(pyodide / name for name in PYODIDE_RUNTIME_FILES), *sorted(assets.rglob("*"))]:
@@ -35,7 +35,7 @@ def snapshot_inputs_digest(chromium: str, assets: Path, pyodide: Path = NPM_PYOD
             derived = ("snapshot", "build")
             manifest = {key: value for key, value in json.loads(path.read_text()).items() if key not in derived}
             sha.update(json.dumps(manifest, sort_keys=True).encode())
-        elif path.is_file() and path.name != SNAPSHOT_FILE:
+        elif path.is_file() and path.name not in (SNAPSHOT_FILE, FILES_PACK):  # both made from the rest
             sha.update(f"{path.name}:{digest(path)}".encode())
     return sha.hexdigest()[:20]
 
@@ -86,11 +86,12 @@ def snapshot_maker() -> str | None:
     return chromium
 
 
-def add_snapshot(assets: Path) -> None:
-    """Ship a memory snapshot of the started bridge in the assets (cached by its inputs)."""
+def add_snapshot(assets: Path) -> list[str]:
+    """Ship a memory snapshot of the started bridge in the assets (cached by its inputs). Returns the
+    installed files (relative to site-packages) of the modules it holds imported: a restore needs none."""
     chromium = snapshot_maker()
     if chromium is None:
-        return
+        return []
     inputs = snapshot_inputs_digest(chromium, assets)
     folder = CACHE / "snapshot" / inputs
     if not (folder / "details.json").exists():
@@ -100,10 +101,14 @@ def add_snapshot(assets: Path) -> None:
         details = make_snapshot(chromium, assets, folder / SNAPSHOT_FILE)
         (folder / "details.json").write_text(json.dumps(details))
     details = json.loads((folder / "details.json").read_text())
+    imported_files = details.pop("importedFiles", [])
     shutil.copy2(folder / SNAPSHOT_FILE, assets / SNAPSHOT_FILE)
     manifest_path = assets / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
-    manifest["snapshot"] = {"file": SNAPSHOT_FILE, "inputs": inputs, **details}
+    # The runtime the snapshot fits: a restore keeps a copy of it only when the site serves these bytes.
+    runtime_bytes = (NPM_PYODIDE / "pyodide.asm.wasm").stat().st_size
+    manifest["snapshot"] = {"file": SNAPSHOT_FILE, "inputs": inputs, "runtimeBytes": runtime_bytes, **details}
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     size = (folder / SNAPSHOT_FILE).stat().st_size
     log(f"memory snapshot: {details['heapBytes'] / 2**20:.1f} MiB heap, {size / 2**20:.1f} MiB gzipped")
+    return imported_files

@@ -41,22 +41,28 @@ const keptFiles = () => (globalThis.caches ? caches.open(KEPT).catch(() => null)
 // `key`: the versioned URL a copy is kept under (the file itself may be fetched from a URL shared with
 // the kernel, without the build's version).
 async function fetchKept(url, key = url) {
-  const cache = await keptFiles();
-  const kept = await keptResponse(cache, key);
+  const kept = await keptResponse(await keptFiles(), key);
   if (kept) {
     return kept;
   }
   const response = await fetchOk(url);
-  if (cache) {
-    const build = new URL(key).searchParams.get('v');
-    for (const old of await cache.keys().catch(() => [])) {
-      if (new URL(old.url).searchParams.get('v') !== build) {
-        cache.delete(old).catch(() => {});
-      }
-    }
-    cache.put(key, response.clone()).catch(() => {});
-  }
+  keep(key, response.clone()).catch(() => {});
   return response;
+}
+
+// Keeps `response` under `key`, dropping the copies of every other build.
+async function keep(key, response) {
+  const cache = await keptFiles();
+  if (!cache) {
+    return;
+  }
+  const build = new URL(key).searchParams.get('v');
+  for (const old of await cache.keys().catch(() => [])) {
+    if (new URL(old.url).searchParams.get('v') !== build) {
+      cache.delete(old).catch(() => {});
+    }
+  }
+  await cache.put(key, response);
 }
 
 const keptResponse = async (cache, key) => cache && (await cache.match(key).catch(() => null));
@@ -213,7 +219,59 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   }
 }
 
-async function loadPyodideWith({ loadPyodide, indexUrl, ...setup }, files, restore, makeSnapshot) {
+// Pyodide's runtime (`pyodide.asm.wasm`, 9 MiB), as a restore fetches it. The kernel's worker downloads
+// the same file, and a private window's memory cache keeps no file that large: kept like the snapshot,
+// but only when the site serves the very file the snapshot was made with (checked by its size).
+async function fetchRuntime({ manifest }, url) {
+  const key = `${url}?v=${manifest.build}`;
+  const kept = await keptResponse(await keptFiles(), key);
+  if (kept) {
+    return kept;
+  }
+  const response = await fetch(url);
+  if (response.ok) {
+    response
+      .clone()
+      .blob()
+      .then(body => {
+        if (body.size === manifest.snapshot.runtimeBytes) {
+          return keep(key, new Response(body, { headers: { 'Content-Type': 'application/wasm' } }));
+        }
+      })
+      .catch(() => {});
+  }
+  return response;
+}
+
+// Pyodide's loader starts the runtime's download with the page's `fetch` as it makes its settings,
+// before any hook it offers. Until that request (or the loader's first hook), the page's `fetch` is
+// wrapped: the one request for the runtime is answered by `fetchRuntime`, every other passes through.
+async function withKeptRuntime(setup, load) {
+  const runtime = new URL('pyodide.asm.wasm', setup.indexUrl).href;
+  const pageFetch = globalThis.fetch;
+  const putBack = () => {
+    if (globalThis.fetch === standIn) {
+      globalThis.fetch = pageFetch;
+    }
+  };
+  function standIn(resource, ...rest) {
+    const url = resource instanceof Request ? resource.url : String(resource);
+    if (new URL(url, location.href).href !== runtime) {
+      return pageFetch(resource, ...rest);
+    }
+    putBack();
+    return fetchRuntime(setup, runtime);
+  }
+  globalThis.fetch = standIn;
+  try {
+    return await load(putBack);
+  } finally {
+    putBack();
+  }
+}
+
+async function loadPyodideWith(setup, files, restore, makeSnapshot) {
+  const { loadPyodide, indexUrl } = setup;
   if (!restore && !makeSnapshot) {
     return loadPyodide(files);
   }
@@ -222,7 +280,9 @@ async function loadPyodideWith({ loadPyodide, indexUrl, ...setup }, files, resto
     compileDynlibs(setup)
   ]);
   let preRunError;
+  let settingsMade = () => {};
   const createPyodideModule = settings => {
+    settingsMade();
     settings.preRun.push(preloadDynlibs(dynlibs, restore));
     return createModule(settings).then(Module => {
       preRunError = Module.API.webmcpPreRunError;
@@ -234,7 +294,11 @@ async function loadPyodideWith({ loadPyodide, indexUrl, ...setup }, files, resto
     : { _makeSnapshot: true, jsglobals: makeSnapshot.jsglobals };
   let pyodide;
   try {
-    pyodide = await loadPyodide({ ...files, createPyodideModule, ...options });
+    const load = (putBack = () => {}) => {
+      settingsMade = putBack;
+      return loadPyodide({ ...files, createPyodideModule, ...options });
+    };
+    pyodide = await (restore ? withKeptRuntime(setup, load) : load());
   } catch (error) {
     throw preRunError || error;
   }
@@ -282,6 +346,9 @@ async function snapshotBoot(site) {
   const files = gunzip(versioned(site, site.manifest.files));
   files.catch(() => {}); // awaited below; a failure there falls back like any other
   const pyodide = await loadInterpreter(site, { restore: { memory, inflated } });
+  // Restored: the heap's copy is no longer needed, but Pyodide's settings keep it (36 MiB). Detaching
+  // the buffer frees it.
+  memory.buffer.transfer?.(0);
   performance.mark('webmcp:stage:restored');
   writeFiles(pyodide.FS, pyodide._api.sitePackages, await files);
   Object.assign(pyodide.loadedPackages, snapshot.loadedPackages);
@@ -348,6 +415,15 @@ export async function makeSnapshot(site) {
   // The tools as the host lists them before the interpreter has started (see early.js).
   const early = JSON.parse(bridge.early_descriptors());
   bridge.destroy();
+  // The installed files of the modules the snapshot holds imported: a restore writes back only the rest.
+  const imported = JSON.parse(
+    pyodide.runPython(`import json, sys
+json.dumps([path for module in list(sys.modules.values())
+            for path in (getattr(module, "__file__", None), getattr(module, "__cached__", None))
+            if isinstance(path, str)])`)
+  );
+  const sitePackages = `${pyodide._api.sitePackages}/`;
+  const importedFiles = imported.filter(path => path.startsWith(sitePackages)).map(path => path.slice(sitePackages.length));
   // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
   const loadedPackages = {};
   for (const [name, source] of Object.entries(pyodide.loadedPackages)) {
@@ -355,5 +431,5 @@ export async function makeSnapshot(site) {
     delete pyodide.loadedPackages[name];
   }
   const memory = pyodide.makeMemorySnapshot();
-  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending, early };
+  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending, early, importedFiles };
 }

@@ -277,8 +277,10 @@ def side_by_side_rows(result: dict) -> list[dict]:
             load_median(loads, reference, kind, "longestOwnTaskMs"), "ms", ("max", 100))
     row("JS heap after GC", load_median(loads, bridge, "cold", "jsHeapMiB"),
         load_median(loads, reference, "cold", "jsHeapMiB"), "MiB")
-    row("array buffers (WebAssembly) after GC", load_median(loads, bridge, "cold", "arrayBuffersMiB"),
+    row("array buffers (wasm memories included) after GC", load_median(loads, bridge, "cold", "arrayBuffersMiB"),
         load_median(loads, reference, "cold", "arrayBuffersMiB"), "MiB")
+    row("compiled WebAssembly code", load_median(loads, bridge, "cold", "wasmCodeMiB"),
+        load_median(loads, reference, "cold", "wasmCodeMiB"), "MiB")
     row("JS heap + array buffers after GC", memory_median(loads, bridge), memory_median(loads, reference), "MiB",
         ("extra", 25))
     row("bytes served, cold load", load_median(loads, bridge, "cold", "servedMiB"),

@@ -65,12 +65,37 @@ def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
 
 
 def memory_after_gc(page) -> dict:
-    """JS heap and array-buffer memory (wasm memories included) after a full collection, MiB."""
+    """JS heap, array buffers (wasm memories included) and compiled wasm code after a full collection, MiB.
+
+    The array buffers are summed from a heap snapshot: the DevTools heap usage counts no wasm memory.
+    """
     session = page.context.new_cdp_session(page)
     session.send("HeapProfiler.collectGarbage")
     usage = session.send("Runtime.getHeapUsage")
     session.detach()
-    return {"jsHeapMiB": usage["usedSize"] / 2**20, "arrayBuffersMiB": usage["backingStorageSize"] / 2**20}
+    return {"jsHeapMiB": usage["usedSize"] / 2**20, **native_memory(heap_snapshot(page))}
+
+
+ARRAY_BUFFER_DATA = "system / JSArrayBufferData"
+WASM_CODE = "system / CppGCManaged (WasmNativeModule)"
+
+
+def node_sizes(snapshot: dict, name: str) -> list[int]:
+    """The self sizes of a heap snapshot's nodes named `name`, largest first."""
+    meta = snapshot["snapshot"]["meta"]
+    fields = meta["node_fields"]
+    name_at, size_at, width = fields.index("name"), fields.index("self_size"), len(fields)
+    wanted = snapshot["strings"].index(name) if name in snapshot["strings"] else None
+    nodes = snapshot["nodes"]
+    return sorted((size for node_name, size in zip(nodes[name_at::width], nodes[size_at::width])
+                   if node_name == wanted), reverse=True)
+
+
+def native_memory(snapshot: dict) -> dict:
+    """MiB a heap snapshot holds outside the JS heap: every array buffer's bytes (a wasm memory's
+    included) and the code of compiled wasm modules."""
+    return {"arrayBuffersMiB": sum(node_sizes(snapshot, ARRAY_BUFFER_DATA)) / 2**20,
+            "wasmCodeMiB": sum(node_sizes(snapshot, WASM_CODE)) / 2**20}
 
 
 # The property every Pyodide PyProxy's target carries (pyproxy.ts: `Symbol("pyproxy.attrs")`), as a heap snapshot

@@ -8,6 +8,7 @@ from conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
 
 from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
+from tests.measure import ARRAY_BUFFER_DATA, heap_snapshot, node_sizes
 
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
 KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
@@ -36,6 +37,13 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     assert snapshot["inputs"] == snapshot_inputs_digest(chromium_path(), SITE_BRIDGE_ASSETS, SITE / "static" / "pyodide")
     assert (SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
     assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "pyodide_webmcp"}
+    # A restore writes back only the files of modules the snapshot does not hold imported.
+    pack = gzip.decompress((SITE_BRIDGE_ASSETS / "site-packages.pack.gz").read_bytes())
+    packed = {path for path, _ in json.loads(pack[4:4 + int.from_bytes(pack[:4], "little")])}
+    assert not [path for path in packed if path.startswith(("pydantic/main.", "pydantic/__pycache__/main."))]
+    # Imported at start, imported lazily, read as data:
+    assert {"pyodide_webmcp/adapter/__init__.py", "pydantic/deprecated/json.py"} <= packed
+    assert [path for path in packed if path.startswith("pydantic-") and path.endswith(".dist-info/METADATA")]
 
 
 def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_files_from_cache_storage(
@@ -46,7 +54,7 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         assert_tools_work(page)
         manifest = json.loads(MANIFEST.read_text())
-        large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"],
+        large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"], "pyodide.asm.wasm",
                  *(dynlib["file"] for dynlib in manifest["dynlibs"])]
         # The standard library is kept once the interpreter runs, in the background.
         kept = page.evaluate("""async count => {
@@ -56,13 +64,17 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
             }
             return (await cache.keys()).map(r => r.url);
         }""", len(large))
-        assert sorted(url.split("/static/bridge/")[1].split("?")[0] for url in kept) == sorted(large)
+        assert sorted(url.split("?")[0].split("/static/bridge/")[-1].split("/static/pyodide/")[-1]
+                      for url in kept) == sorted(large)
+        # Restored, the snapshot's bytes are let go: no array buffer that large is left but the wasm memory.
+        sizes = node_sizes(heap_snapshot(page), ARRAY_BUFFER_DATA)
+        assert sizes[0] >= manifest["snapshot"]["heapBytes"] > sizes[1], sizes[:3]
         page.reload()
         page.wait_for_selector(READY, timeout=120_000)
         assert page.inner_text(READY).endswith("snapshot start)")
         # The page's own fetches (the kernel's worker fetches the standard library it shares on its own).
         fetched = [url for url in page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
-                   if "/static/bridge/" in url]
+                   if "/static/bridge/" in url or "pyodide.asm.wasm" in url]
         assert fetched and not [url for url in fetched if any(name in url for name in large)], fetched
         assert_tools_work(page)
     finally:

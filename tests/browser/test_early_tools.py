@@ -45,7 +45,9 @@ def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
     assert status == "WebMCP: booting…"
     fresh.start_call("jupyter_get_context", {})
     context = fresh.finish_call()
-    assert context["notebook"]["path"] == "demo.ipynb", context
+    # Python's answer, not a refusal (the lab may not have opened ?path='s notebook yet: then none is current).
+    assert "error" not in context and "notebook" in context, context
+    assert context["notebook"] is None or context["notebook"]["path"] == "demo.ipynb", context
     fresh.page.wait_for_selector(READY, timeout=120_000)
     assert sorted(tool["name"] for tool in fresh.page.webmcp.tools()) == sorted(tool.name for tool in DEFAULT_TOOLS)
 

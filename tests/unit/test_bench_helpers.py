@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from buildkit.server import site_server
-from tests.measure import PYPROXY_ATTRS, live_pyproxies, main_thread_tasks
+from tests.measure import (
+    ARRAY_BUFFER_DATA,
+    PYPROXY_ATTRS,
+    WASM_CODE,
+    live_pyproxies,
+    main_thread_tasks,
+    native_memory,
+    node_sizes,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's modules import each other by name
 from bench_profile import child_costs  # noqa: E402
@@ -117,3 +125,14 @@ def test_live_pyproxies_counts_the_property_edges_named_by_pyodides_symbol():
     edges = [("property", 2, 0), ("property", 1, 6), ("element", 2, 12), ("property", 2, 18), ("hidden", 2, 0)]
     assert live_pyproxies(snapshot_with_edges(strings, edges)) == 2
     assert live_pyproxies(snapshot_with_edges(["", "x"], [("property", 1, 0)])) == 0
+
+
+def test_native_memory_sums_array_buffer_bytes_and_wasm_code_from_a_heap_snapshot():
+    strings = ["Object", ARRAY_BUFFER_DATA, WASM_CODE]
+    fields = ["type", "name", "id", "self_size", "edge_count"]
+    nodes = [(3, 0, 1, 100, 0), (9, 1, 2, 3 * 2**20, 0), (9, 1, 3, 2**20, 0), (9, 2, 4, 2**19, 0)]
+    snapshot = {"snapshot": {"meta": {"node_fields": fields}}, "strings": strings,
+                "nodes": [value for node in nodes for value in node]}
+    assert native_memory(snapshot) == {"arrayBuffersMiB": 4.0, "wasmCodeMiB": 0.5}
+    assert node_sizes(snapshot, ARRAY_BUFFER_DATA) == [3 * 2**20, 2**20]
+    assert node_sizes(snapshot, "absent") == []
