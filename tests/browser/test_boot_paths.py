@@ -81,6 +81,28 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         context.close()
 
 
+def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(browser, site_url):
+    def other_runtime(route):
+        manifest = route.fetch().json()
+        manifest["snapshot"]["runtimeBytes"] += 1
+        route.fulfill(json=manifest)
+
+    context, page = open_lab(browser, site_url, route=("**/static/bridge/manifest.json*", other_runtime))
+    try:
+        kept = page.evaluate("""async () => {
+            const cache = await caches.open('jupyterlite-pyodide-webmcp');
+            for (let tries = 0; tries < 100 && (await cache.keys()).length < 4; tries++) {
+                await new Promise(r => setTimeout(r, 100));
+            }
+            await new Promise(r => setTimeout(r, 1000));
+            return (await cache.keys()).map(r => r.url);
+        }""")
+        assert len(kept) == 4 and not [url for url in kept if "pyodide.asm.wasm" in url], kept
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
 def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser, site_url):
     context, page = open_lab(browser, site_url, "&webmcp=plain")
     try:
