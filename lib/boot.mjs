@@ -80,33 +80,56 @@ async function forgetKept() {
   }
 }
 
+// Inflating runs on the main thread, and chunks already downloaded would inflate back to back in one
+// task: the compressed bytes go in pieces of at most 64 KiB (a few milliseconds to inflate; Cache
+// Storage hands out chunks of megabytes), and the page gets its turn every few tens of milliseconds
+// (scheduler.yield where the browser has it), whoever reads the stream.
+const PIECE_BYTES = 1 << 16;
+const TASK_SLICE_MS = 40;
+const yieldToPage = () =>
+  globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0));
+
+const inPieces = () =>
+  new TransformStream({
+    transform(chunk, controller) {
+      for (let at = 0; at < chunk.length; at += PIECE_BYTES) {
+        controller.enqueue(chunk.subarray(at, at + PIECE_BYTES));
+      }
+    }
+  });
+
+function givingTurns() {
+  let sliceStart = performance.now();
+  return new TransformStream({
+    async transform(chunk, controller) {
+      controller.enqueue(chunk);
+      if (performance.now() - sliceStart > TASK_SLICE_MS) {
+        await yieldToPage();
+        sliceStart = performance.now();
+      }
+    }
+  });
+}
+
 // A .gz asset's inflated bytes as a stream. The page inflates it, unless the server labelled it
 // `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
 async function inflatedStream(url) {
   const response = await fetchKept(url);
   const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
-  const stream = inflatedByBrowser ? response.body : response.body.pipeThrough(new DecompressionStream('gzip'));
-  return Object.assign(stream, { inflatedByBrowser, served: response.headers.get('Content-Type') });
+  const stream = inflatedByBrowser
+    ? response.body
+    : response.body.pipeThrough(inPieces()).pipeThrough(new DecompressionStream('gzip'));
+  const served = response.headers.get('Content-Type');
+  return Object.assign(stream.pipeThrough(givingTurns()), { inflatedByBrowser, served });
 }
-
-// Inflating runs on the main thread, and chunks already downloaded inflate back to back in one task:
-// hand the page its turn every few tens of milliseconds (scheduler.yield where the browser has it).
-const TASK_SLICE_MS = 40;
-const yieldToPage = () =>
-  globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0));
 
 // Reads a .gz asset, inflated, chunk by chunk.
 async function readGzip(url, onChunk) {
   const stream = await inflatedStream(url);
   const reader = stream.getReader();
   try {
-    let sliceStart = performance.now();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       onChunk(chunk.value);
-      if (performance.now() - sliceStart > TASK_SLICE_MS) {
-        await yieldToPage();
-        sliceStart = performance.now();
-      }
     }
   } catch (error) {
     if (stream.inflatedByBrowser || !(error instanceof TypeError)) {
@@ -176,6 +199,8 @@ function preloadDynlibs(dynlibs, restore) {
         }
         await restore.inflated;
       }
+      // The runtime starts when this step ends: in a task of its own, not after the last inflate.
+      await yieldToPage();
     })()
       .catch(error => {
         Module.API.webmcpPreRunError = error;
@@ -283,9 +308,16 @@ async function loadPyodideWith(setup, files, restore, makeSnapshot) {
   let settingsMade = () => {};
   const createPyodideModule = settings => {
     settingsMade();
+    // The runtime's instance is handed over in a task of its own, apart from its compile.
+    const instantiate = settings.instantiateWasm;
+    settings.instantiateWasm = (imports, receive) =>
+      instantiate(imports, (...instance) => yieldToPage().then(() => receive(...instance)));
     settings.preRun.push(preloadDynlibs(dynlibs, restore));
-    return createModule(settings).then(Module => {
+    return createModule(settings).then(async Module => {
       preRunError = Module.API.webmcpPreRunError;
+      // Pyodide restores the heap and finishes its start in one go when this resolves: not in the
+      // runtime's own starting task.
+      await yieldToPage();
       return Module;
     });
   };
@@ -412,6 +444,9 @@ export async function makeSnapshot(site) {
   await pyodide.loadPackage(wheelUrls(setup));
   const bridge = pyodide.pyimport(site.manifest.module);
   bridge.prepare();
+  // The JS-facing layer too, so a restore starts serving without importing it. It only names page
+  // globals (document, setTimeout, ...), which the snapshot records by path.
+  pyodide.pyimport(`${site.manifest.module}.adapter`).destroy();
   // The tools as the host lists them before the interpreter has started (see early.js).
   const early = JSON.parse(bridge.early_descriptors());
   bridge.destroy();

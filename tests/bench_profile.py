@@ -4,41 +4,21 @@ left (printed by python3 build.py bench). Each top-level task's time is given to
 """
 
 import collections
-import json
 from pathlib import PurePosixPath
 
-from tests.measure import TASK_EVENTS
+from tests.measure import event_url, is_own, task_events
 
 
 def child_costs(trace: bytes, own_urls: tuple, own_events: tuple) -> dict:
     """{what: ms} over the page's main-thread tasks; `what` is "own: ..." for the extension's tasks."""
-    events = json.loads(trace)["traceEvents"]
-    main = {(e["pid"], e["tid"]) for e in events
-            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
-    on_main = sorted((e for e in events if (e.get("pid"), e.get("tid")) in main and e.get("ph") == "X"),
-                     key=lambda e: (e["ts"], -e.get("dur", 0)))
     costs = collections.Counter()
-    task, children, own = None, collections.Counter(), False
-
-    def close():
-        if task is not None:
-            what = max(children, key=children.get) if children else "(task itself)"
-            costs[("own: " if own else "") + what] += task["dur"] / 1000
-
-    for event in on_main:
-        if event["name"] in TASK_EVENTS:
-            if task is None or event["ts"] >= task["ts"] + task.get("dur", 0):
-                close()
-                task, children, own = event, collections.Counter(), False
-            continue
-        if task is None or event["ts"] >= task["ts"] + task.get("dur", 0):
-            continue
-        data = (event.get("args") or {}).get("data") or {}
-        url = (data.get("url") or "") if isinstance(data, dict) else ""
-        if event["name"].startswith(own_events or ("\0",)) or any(part in url for part in own_urls):
-            own = True
-        children[f"{event['name']} {PurePosixPath(url.split('?')[0]).name}".strip()] += event.get("dur", 0) / 1000
-    close()
+    for task, events in task_events(trace):
+        children = collections.Counter()
+        for event in events:
+            children[f"{event['name']} {PurePosixPath(event_url(event).split('?')[0]).name}".strip()] += (
+                event.get("dur", 0) / 1000)
+        what = max(children, key=children.get) if children else "(task itself)"
+        costs[("own: " if is_own(task, events, own_urls, own_events) else "") + what] += task.get("dur", 0) / 1000
     return dict(costs)
 
 

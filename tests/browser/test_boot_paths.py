@@ -40,9 +40,10 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     # A restore writes back only the files of modules the snapshot does not hold imported.
     pack = gzip.decompress((SITE_BRIDGE_ASSETS / "site-packages.pack.gz").read_bytes())
     packed = {path for path, _ in json.loads(pack[4:4 + int.from_bytes(pack[:4], "little")])}
-    assert not [path for path in packed if path.startswith(("pydantic/main.", "pydantic/__pycache__/main."))]
-    # Imported at start, imported lazily, read as data:
-    assert {"pyodide_webmcp/adapter/__init__.py", "pydantic/deprecated/json.py"} <= packed
+    imported = ("pydantic/main.", "pydantic/__pycache__/main.", "pyodide_webmcp/adapter/")
+    assert not [path for path in packed if path.startswith(imported)]
+    # What a later import or a metadata read needs:
+    assert "pydantic/deprecated/json.py" in packed
     assert [path for path in packed if path.startswith("pydantic-") and path.endswith(".dist-info/METADATA")]
 
 

@@ -73,10 +73,16 @@ def test_main_thread_tasks_are_the_bridges_or_the_given_extensions():
                            "args": {"data": {"url": "http://h/extensions/jupyterlite-webmcp/static/1.js"}}}),
         *task(9000, 1000),
         {"name": "RunTask", "ph": "X", "pid": 1, "tid": 3, "ts": 0, "dur": 99000},  # another thread
+        # The lab's script load that evaluates the extension's entry in passing, then one that is mostly it.
+        *task(11000, 4000, {"name": "EvaluateScript", "ph": "X", "pid": 1, "tid": 2, "ts": 11010, "dur": 300,
+                            "args": {"data": {"url": "http://h/extensions/jupyterlite-webmcp/static/remoteEntry.js"}}}),
+        *task(16000, 1000, {"name": "EvaluateScript", "ph": "X", "pid": 1, "tid": 2, "ts": 16010, "dur": 600,
+                            "args": {"data": {"url": "http://h/extensions/jupyterlite-webmcp/static/remoteEntry.js"}}}),
     ]
     trace = json.dumps({"traceEvents": events}).encode()
-    assert main_thread_tasks(trace) == [(5.0, True), (2.0, False), (1.0, False)]
-    assert main_thread_tasks(trace, ("/extensions/jupyterlite-webmcp/",), ()) == [(5.0, False), (2.0, True), (1.0, False)]
+    assert main_thread_tasks(trace) == [(5.0, True), (2.0, False), (1.0, False), (4.0, False), (1.0, False)]
+    assert main_thread_tasks(trace, ("/extensions/jupyterlite-webmcp/",), ()) == [
+        (5.0, False), (2.0, True), (1.0, False), (4.0, False), (1.0, True)]
 
 
 def test_each_tasks_time_goes_to_its_largest_child():
