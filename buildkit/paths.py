@@ -15,6 +15,7 @@ SITE_PYODIDE = LITE / "static" / "pyodide"
 NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
 BRIDGE_SOURCE = ROOT / "py"
 BOOT_MODULE = ROOT / "lib" / "boot.mjs"
+INFLATE_WORKER = ROOT / "lib" / "inflate-worker.js"  # loaded by boot.mjs, beside it
 
 STDLIB_ZIP = "python_stdlib.zip"
 FILES_PACK = "site-packages.pack.gz"  # the installed files a restore writes back (site.py pack_files)

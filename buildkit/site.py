@@ -18,6 +18,7 @@ from .paths import (
     BUILD,
     DIST,
     FILES_PACK,
+    INFLATE_WORKER,
     LITE,
     NPM_PYODIDE,
     PYODIDE_CORE_FILES,
@@ -56,6 +57,7 @@ def build_labextension() -> None:
     for wheel in wheels:
         shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
     shutil.copy2(BOOT_MODULE, BRIDGE_ASSETS / BOOT_MODULE.name)
+    shutil.copy2(INFLATE_WORKER, BRIDGE_ASSETS / INFLATE_WORKER.name)
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
     manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
                 "wheels": sorted(wheel.name for wheel in wheels),

@@ -80,7 +80,7 @@ async function forgetKept() {
   }
 }
 
-// Inflating runs on the main thread, and chunks already downloaded would inflate back to back in one
+// Where the page inflates on its own thread, chunks already downloaded would inflate back to back in one
 // task: the compressed bytes go in pieces of at most 64 KiB (a few milliseconds to inflate; Cache
 // Storage hands out chunks of megabytes), and the page gets its turn every few tens of milliseconds
 // (scheduler.yield where the browser has it), whoever reads the stream.
@@ -111,14 +111,64 @@ function givingTurns() {
   });
 }
 
-// A .gz asset's inflated bytes as a stream. The page inflates it, unless the server labelled it
-// `Content-Encoding: gzip` (some hosts do for every .gz file): then the browser already did.
+// Inflating is CPU work the page's main thread need not do: a worker beside this module inflates, and the
+// bytes come back in large batches. The worker must first answer a ping, so a page where no worker can
+// start (a content security policy, say) inflates on its own thread.
+const INFLATE_WORKER = new URL(`inflate-worker.js${new URL(import.meta.url).search}`, import.meta.url);
+let inflater = null;
+
+function startInflater() {
+  inflater ??= new Promise(resolve => {
+    let worker;
+    try {
+      worker = new Worker(INFLATE_WORKER);
+    } catch {
+      resolve(null);
+      return;
+    }
+    const streams = new Map();
+    let ids = 0;
+    worker.onerror = () => resolve(null);
+    worker.onmessage = ({ data: { id, chunk, done, error } }) => {
+      const stream = streams.get(id);
+      if (chunk) {
+        stream.enqueue(chunk);
+        return;
+      }
+      streams.delete(id);
+      done ? stream.close() : stream.error(error);
+    };
+    const inflate = body =>
+      new ReadableStream({
+        start(stream) {
+          const id = ids++;
+          streams.set(id, stream);
+          worker.postMessage({ id, body }, body ? [body] : []);
+        }
+      });
+    inflate(null)
+      .getReader()
+      .read()
+      .then(() => resolve({ inflate, stop: () => worker.terminate() }));
+  });
+  return inflater;
+}
+
+function stopInflater() {
+  inflater?.then(worker => worker?.stop());
+  inflater = null;
+}
+
+// A .gz asset's inflated bytes as a stream, unless the server labelled it `Content-Encoding: gzip`
+// (some hosts do for every .gz file): then the browser already inflated it.
 async function inflatedStream(url) {
-  const response = await fetchKept(url);
+  const [response, worker] = await Promise.all([fetchKept(url), startInflater()]);
   const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
   const stream = inflatedByBrowser
     ? response.body
-    : response.body.pipeThrough(inPieces()).pipeThrough(new DecompressionStream('gzip'));
+    : worker
+      ? worker.inflate(response.body)
+      : response.body.pipeThrough(inPieces()).pipeThrough(new DecompressionStream('gzip'));
   const served = response.headers.get('Content-Type');
   return Object.assign(stream.pipeThrough(givingTurns()), { inflatedByBrowser, served });
 }
@@ -426,6 +476,8 @@ export async function startInterpreter(site, { allowSnapshot = true } = {}) {
       console.warn('WebMCP bridge: snapshot restore failed, starting from scratch', error);
       await forgetKept();
       fallback = restoreFailure(error);
+    } finally {
+      stopInflater();
     }
   }
   const pyodide = await plainBoot(setup);
@@ -441,6 +493,7 @@ export async function makeSnapshot(site) {
   // Python reads JS globals through this object while the snapshot records their paths.
   const jsglobals = new Proxy({}, { get: (_, key) => globalThis[key], has: (_, key) => key in globalThis });
   const pyodide = await loadInterpreter(setup, { makeSnapshot: { jsglobals } });
+  stopInflater();
   await pyodide.loadPackage(wheelUrls(setup));
   const bridge = pyodide.pyimport(site.manifest.module);
   bridge.prepare();

@@ -104,6 +104,22 @@ def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(b
         context.close()
 
 
+def test_where_no_worker_can_inflate_the_page_inflates_and_still_restores(browser, site_url):
+    refused = []
+
+    def no_worker(route):
+        refused.append(route.request.url)
+        route.fulfill(status=404, body="")
+
+    context, page = open_lab(browser, site_url, route=("**/static/bridge/inflate-worker.js*", no_worker))
+    try:
+        assert refused
+        assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
 def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser, site_url):
     context, page = open_lab(browser, site_url, "&webmcp=plain")
     try:
