@@ -128,7 +128,15 @@ function startInflater() {
     }
     const streams = new Map();
     let ids = 0;
-    worker.onerror = () => resolve(null);
+    // No stream waits forever: a worker that fails or is stopped fails the streams it still owes.
+    const failAll = reason => {
+      streams.forEach(stream => stream.error(new Error(`inflating worker: ${reason}`)));
+      streams.clear();
+    };
+    worker.onerror = event => {
+      resolve(null);
+      failAll(event.message || 'failed');
+    };
     worker.onmessage = ({ data: { id, chunk, done, error } }) => {
       const stream = streams.get(id);
       if (chunk) {
@@ -149,7 +157,15 @@ function startInflater() {
     inflate(null)
       .getReader()
       .read()
-      .then(() => resolve({ inflate, stop: () => worker.terminate() }));
+      .then(() =>
+        resolve({
+          inflate,
+          stop: () => {
+            worker.terminate();
+            failAll('stopped');
+          }
+        })
+      );
   });
   return inflater;
 }

@@ -120,6 +120,21 @@ def test_where_no_worker_can_inflate_the_page_inflates_and_still_restores(browse
         context.close()
 
 
+def test_a_worker_that_fails_while_inflating_fails_the_restore_not_the_start(browser, site_url):
+    # Answers the ping, then fails on the first stream it is handed.
+    broken = "onmessage = ({ data: { id, body } }) => { if (!body) postMessage({ id, done: true }); else throw 'broken'; };"
+    route = ("**/static/bridge/inflate-worker.js*",
+             lambda route: route.fulfill(status=200, body=broken, content_type="text/javascript"))
+    context, page = open_lab(browser, site_url, route=route)
+    try:
+        status = page.inner_text(READY)
+        # Whichever stream fails first says why (a compile of the extension module names only the stream).
+        assert "plain start, snapshot not used: " in status, status
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
 def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser, site_url):
     context, page = open_lab(browser, site_url, "&webmcp=plain")
     try:
