@@ -61,12 +61,10 @@ def build_labextension() -> None:
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
     manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
                 "wheels": sorted(wheel.name for wheel in wheels),
-                "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"),
-                "files": pack_files(wheels, BRIDGE_ASSETS / FILES_PACK)}
+                "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"), "files": FILES_PACK}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    imported = add_snapshot(BRIDGE_ASSETS)
-    if imported:  # a restore writes back only what the snapshot does not hold imported
-        pack_files(wheels, BRIDGE_ASSETS / FILES_PACK, skip=set(imported))
+    # Packed after the snapshot (made from the wheels): a restore writes back only what it does not hold imported.
+    pack_files(wheels, BRIDGE_ASSETS / FILES_PACK, skip=frozenset(add_snapshot(BRIDGE_ASSETS)))
     manifest = json.loads((BRIDGE_ASSETS / "manifest.json").read_text())
     manifest["build"] = build_id(BRIDGE_ASSETS)
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -103,7 +101,7 @@ def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
 UNUSED_FILES = re.compile(r"pydantic/v1/|pydantic/(__pycache__/)?mypy\.|\.pyi$")
 
 
-def pack_files(wheels: list[Path], destination: Path, skip: frozenset = frozenset()) -> str:
+def pack_files(wheels: list[Path], destination: Path, skip: frozenset) -> None:
     """Every installed file except the extension modules, UNUSED_FILES and `skip` (the files of modules
     the snapshot holds imported), in one gzip that a restore writes back (the plain start installs the
     wheels whole).
@@ -117,12 +115,11 @@ def pack_files(wheels: list[Path], destination: Path, skip: frozenset = frozense
                 name = info.filename
                 if not (info.is_dir() or name.endswith(".so") or UNUSED_FILES.search(name) or name in skip):
                     data = archive.read(info)
-                    entries.append([info.filename, len(data)])
+                    entries.append([name, len(data)])
                     contents.append(data)
     index = json.dumps(entries, separators=(",", ":")).encode()
     with gzip.GzipFile(destination, "wb", compresslevel=9, mtime=0) as out:
         out.write(len(index).to_bytes(4, "little") + index + b"".join(contents))
-    return destination.name
 
 
 def prepare_site_pyodide() -> None:

@@ -39,14 +39,20 @@ const KEPT = 'jupyterlite-pyodide-webmcp';
 const keptFiles = () => (globalThis.caches ? caches.open(KEPT).catch(() => null) : Promise.resolve(null));
 
 // `key`: the versioned URL a copy is kept under (the file itself may be fetched from a URL shared with
-// the kernel, without the build's version).
-async function fetchKept(url, key = url) {
+// the kernel, without the build's version). `bytes`: keep a copy only of that size (for a file the site,
+// not this build, provides).
+async function fetchKept(url, key = url, bytes = null) {
   const kept = await keptResponse(await keptFiles(), key);
   if (kept) {
     return kept;
   }
   const response = await fetchOk(url);
-  keep(key, response.clone()).catch(() => {});
+  const copy = response.clone();
+  const checked =
+    bytes === null
+      ? Promise.resolve(copy)
+      : copy.blob().then(body => body.size === bytes && new Response(body, { headers: { 'Content-Type': body.type } }));
+  checked.then(fit => fit && keep(key, fit)).catch(() => {});
   return response;
 }
 
@@ -115,6 +121,7 @@ function givingTurns() {
 // bytes come back in large batches. The worker must first answer a ping, so a page where no worker can
 // start (a content security policy, say) inflates on its own thread.
 const INFLATE_WORKER = new URL(`inflate-worker.js${new URL(import.meta.url).search}`, import.meta.url);
+const PING_MS = 5000;
 let inflater = null;
 
 function startInflater() {
@@ -154,9 +161,16 @@ function startInflater() {
           worker.postMessage({ id, body }, body ? [body] : []);
         }
       });
+    // A worker that never answers (a host serving something else under its name) is not waited for.
+    const unanswered = setTimeout(() => {
+      worker.terminate();
+      failAll('no answer');
+      resolve(null);
+    }, PING_MS);
     inflate(null)
       .getReader()
       .read()
+      .then(() => clearTimeout(unanswered))
       .then(() =>
         resolve({
           inflate,
@@ -165,7 +179,8 @@ function startInflater() {
             failAll('stopped');
           }
         })
-      );
+      )
+      .catch(() => {}); // no answer, or the worker failed: already resolved to null
   });
   return inflater;
 }
@@ -310,35 +325,14 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   }
 }
 
-// Pyodide's runtime (`pyodide.asm.wasm`, 9 MiB), as a restore fetches it. The kernel's worker downloads
-// the same file, and a private window's memory cache keeps no file that large: kept like the snapshot,
-// but only when the site serves the very file the snapshot was made with (checked by its size).
-async function fetchRuntime({ manifest }, url) {
-  const key = `${url}?v=${manifest.build}`;
-  const kept = await keptResponse(await keptFiles(), key);
-  if (kept) {
-    return kept;
-  }
-  const response = await fetch(url);
-  if (response.ok) {
-    response
-      .clone()
-      .blob()
-      .then(body => {
-        if (body.size === manifest.snapshot.runtimeBytes) {
-          return keep(key, new Response(body, { headers: { 'Content-Type': 'application/wasm' } }));
-        }
-      })
-      .catch(() => {});
-  }
-  return response;
-}
-
-// Pyodide's loader starts the runtime's download with the page's `fetch` as it makes its settings,
-// before any hook it offers. Until that request (or the loader's first hook), the page's `fetch` is
-// wrapped: the one request for the runtime is answered by `fetchRuntime`, every other passes through.
-async function withKeptRuntime(setup, load) {
-  const runtime = new URL('pyodide.asm.wasm', setup.indexUrl).href;
+// Pyodide's loader starts downloading its runtime (`pyodide.asm.wasm`, 9 MiB) with the page's `fetch` as
+// it makes its settings, before any hook it offers. The kernel's worker downloads the same file, and a
+// private window's memory cache keeps no file that large, so a restore keeps a copy like the snapshot's,
+// only when the site serves the very file the snapshot was made with (checked by its size). Until the
+// loader asks for it, the page's `fetch` is wrapped: that one request is answered from the kept copy,
+// every other passes through untouched.
+async function withKeptRuntime({ indexUrl, manifest }, load) {
+  const runtime = new URL('pyodide.asm.wasm', indexUrl).href;
   const pageFetch = globalThis.fetch;
   const putBack = () => {
     if (globalThis.fetch === standIn) {
@@ -351,11 +345,11 @@ async function withKeptRuntime(setup, load) {
       return pageFetch(resource, ...rest);
     }
     putBack();
-    return fetchRuntime(setup, runtime);
+    return fetchKept(runtime, `${runtime}?v=${manifest.build}`, manifest.snapshot.runtimeBytes);
   }
   globalThis.fetch = standIn;
   try {
-    return await load(putBack);
+    return await load();
   } finally {
     putBack();
   }
@@ -371,9 +365,7 @@ async function loadPyodideWith(setup, files, restore, makeSnapshot) {
     compileDynlibs(setup)
   ]);
   let preRunError;
-  let settingsMade = () => {};
   const createPyodideModule = settings => {
-    settingsMade();
     // The runtime's instance is handed over in a task of its own, apart from its compile.
     const instantiate = settings.instantiateWasm;
     settings.instantiateWasm = (imports, receive) =>
@@ -392,10 +384,7 @@ async function loadPyodideWith(setup, files, restore, makeSnapshot) {
     : { _makeSnapshot: true, jsglobals: makeSnapshot.jsglobals };
   let pyodide;
   try {
-    const load = (putBack = () => {}) => {
-      settingsMade = putBack;
-      return loadPyodide({ ...files, createPyodideModule, ...options });
-    };
+    const load = () => loadPyodide({ ...files, createPyodideModule, ...options });
     pyodide = await (restore ? withKeptRuntime(setup, load) : load());
   } catch (error) {
     throw preRunError || error;

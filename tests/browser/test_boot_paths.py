@@ -104,12 +104,15 @@ def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(b
         context.close()
 
 
-def test_where_no_worker_can_inflate_the_page_inflates_and_still_restores(browser, site_url):
+@pytest.mark.parametrize("served", [{"status": 404, "body": ""},
+                                    {"status": 200, "body": "onmessage = () => {};", "content_type": "text/javascript"}],
+                         ids=["missing", "silent"])
+def test_where_no_worker_can_inflate_the_page_inflates_and_still_restores(browser, site_url, served):
     refused = []
 
     def no_worker(route):
         refused.append(route.request.url)
-        route.fulfill(status=404, body="")
+        route.fulfill(**served)
 
     context, page = open_lab(browser, site_url, route=("**/static/bridge/inflate-worker.js*", no_worker))
     try:
