@@ -128,6 +128,8 @@ def main() -> None:
                               help="only the page loads (no calls, scale notebooks or characters table)")
     bench_parser.add_argument("--characters-only", action="store_true",
                               help="only the table of characters the model sees per call, per client")
+    bench_parser.add_argument("--tasks-only", action="store_true",
+                              help="only the three agent tasks: characters the model reads and calls, per site")
     stress_parser = commands.add_parser("stress", help="build, then the stress run (docs/reliability.md)")
     stress_parser.add_argument("--privacy-calls", type=int, default=10_000, help="randomized calls, every tool")
     stress_parser.add_argument("--robustness-calls", type=int, default=5_000, help="schema-fuzzed calls")

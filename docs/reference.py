@@ -87,7 +87,7 @@ def _where(tool: Tool) -> str:
 
 
 def _tool_section(tool: Tool) -> list[str]:
-    hints = ", ".join(f"`{name}: {str(value).lower()}`" for name, value in tool.annotations.items())
+    hints = ", ".join(f"`{name}: {str(value).lower()}`" for name, value in tool.hints.items())
     return [
         f"## `{tool.name}`",
         "",

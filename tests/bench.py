@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bench_loads import KERNEL_IDLE, browser_page, load
 from bench_profile import print_profile
+from bench_tasks import measure_tasks, print_tasks
 from bench_sites import (
     CELL_COUNT,
     DELETE_CELLS_FROM,
@@ -299,12 +300,20 @@ def serve(directory: Path):
 
 def run_benchmark(chromium: str, options, output: Path) -> dict:
     """Every measurement, printed and written to `output` as JSON; `options`: runs, calls, private_runs,
-    slow_runs, characters_only, loads_only, tools (the bridge's default tool count)."""
+    slow_runs, characters_only, loads_only, tasks_only, tools (the bridge's default tool count)."""
     ours, theirs = serve(SITE), serve(REFERENCE_SITE)
     bridge, bridge_off = bridge_sites(ours, options.tools)
     reference = reference_site(theirs)
+    if options.tasks_only:
+        with sync_playwright() as playwright:
+            tasks = measure_tasks(playwright, chromium, bridge, reference)
+        print_tasks(tasks)
+        output.write_text(json.dumps({"tasks": tasks}, indent=2) + "\n")
+        return {"tasks": tasks}
     result = {"runs": 0 if options.characters_only else options.runs}
     with sync_playwright() as playwright:
+        if not options.loads_only:
+            result["tasks"] = measure_tasks(playwright, chromium, bridge, reference)
         if not options.characters_only:
             loads, result["profile"] = measure_loads(playwright, chromium, [bridge, reference, bridge_off],
                                                       options.runs)
@@ -341,6 +350,7 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
         print_profile(result["profile"])
     if not options.loads_only:
         print_seen_characters(result["seenCharacters"])
+        print_tasks(result["tasks"])
     print(f"\nsite size: {result['siteMiB']} MiB; JSON written to {output}")
     output.write_text(json.dumps(as_json(result), indent=2) + "\n")
     return result

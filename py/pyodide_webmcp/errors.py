@@ -14,6 +14,7 @@ class ErrorCode(str, Enum):
     NOTEBOOK_NOT_IN_THIS_PAGE = "NOTEBOOK_NOT_IN_THIS_PAGE"
     CELL_NOT_FOUND = "CELL_NOT_FOUND"
     STALE_CELL = "STALE_CELL"
+    PARTIAL_READ = "PARTIAL_READ"
     INVALID_PATH = "INVALID_PATH"
     PATH_EXISTS = "PATH_EXISTS"
     INVALID_CELL_TYPE = "INVALID_CELL_TYPE"
@@ -72,6 +73,13 @@ GUIDE: dict[ErrorCode, Guide] = {
         "Use currentSourceHash and currentSourcePreview, or read the cell again, then retry with the new hash.",
         False,
     ),
+    ErrorCode.PARTIAL_READ: Guide(
+        "expectedSourceHash comes from a read that showed only part of the cell (sourceTruncated), and the "
+        "new source would replace all of it; nothing was written.",
+        "Read the rest (jupyter_get_cells with sourceOffset) and send the whole source, or change a piece with "
+        "jupyter_replace_in_cell; to replace the whole cell anyway, retry with overwriteUnread: true.",
+        False,
+    ),
     ErrorCode.INVALID_PATH: Guide(
         "The path is absolute, escapes the workspace, uses a backslash, names the wrong kind of file, or could not be created.",
         "Use a workspace-relative path with forward slashes.",
@@ -92,7 +100,7 @@ GUIDE: dict[ErrorCode, Guide] = {
     ),
     ErrorCode.KERNEL_UNAVAILABLE: Guide(
         "The notebook has no kernel attached.",
-        'Start one with jupyter_kernel_action {action: "start"}, then retry.',
+        "Start one with jupyter_start_kernel, then retry.",
         True,
     ),
     ErrorCode.ABORTED: Guide("The caller aborted the call.", "Call again if the work is still wanted.", True),
@@ -153,7 +161,7 @@ GUIDE: dict[ErrorCode, Guide] = {
     ),
     ErrorCode.KERNEL_DIED: Guide(
         "The kernel died during the call; `results` has the cells that ran before.",
-        'Start a kernel (jupyter_kernel_action {action: "start"}) and run the cells again.',
+        "Start a kernel (jupyter_start_kernel) and run the cells again.",
         True,
     ),
     ErrorCode.KERNEL_RESTARTED: Guide(

@@ -35,6 +35,21 @@ def source_hash(source: str) -> str:
     return sha256_hex(source)
 
 
+PART_MARK = ":part"
+"""Ends the sourceHash of a read that showed only part of the source (see `read_hash`)."""
+
+
+def read_hash(source: str, whole: bool) -> str:
+    """The sourceHash a read returns: the source's own, marked when the read showed only part of it,
+    so that a write built on that part cannot silently drop the rest."""
+    return source_hash(source) if whole else source_hash(source) + PART_MARK
+
+
+def parse_read_hash(token: str) -> tuple[str, bool]:
+    """(the source's hash, whether the read showed only part of it)."""
+    return (token[: -len(PART_MARK)], True) if token.endswith(PART_MARK) else (token, False)
+
+
 def revision(cells: Iterable[tuple[str, str, str]]) -> str:
     """A change token over (id, type, sourceHash) of the cells the agent can see."""
     digest = hashlib.sha256()

@@ -6,7 +6,7 @@ ranges continue with `nextStartIndex`, other listings with `nextOffset`.
 
 from typing import Optional, Sequence, TypeVar
 
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from . import limits
 from .text import json_size
@@ -16,12 +16,12 @@ Item = TypeVar("Item")
 
 class RangePage(TypedDict):
     hasMore: bool
-    nextStartIndex: Optional[int]
+    nextStartIndex: NotRequired[int]  # only when hasMore
 
 
 class OffsetPage(TypedDict):
     hasMore: bool
-    nextOffset: Optional[int]
+    nextOffset: NotRequired[int]  # only when hasMore
 
 
 def fit(items: Sequence[Item], max_items: int, budget: int = limits.MAX_LISTING_BYTES) -> list[Item]:
@@ -44,12 +44,14 @@ def range_page(wanted: Sequence[int], kept: int, range_end: Optional[int], total
     `range_end` is None for an explicit list of ids (nothing to continue).
     """
     if range_end is None:
-        return {"hasMore": False, "nextStartIndex": None}
+        return {"hasMore": False}
     following = wanted[kept] if kept < len(wanted) else range_end
-    return {"hasMore": following < total, "nextStartIndex": following if following < total else None}
+    if following >= total:
+        return {"hasMore": False}
+    return {"hasMore": True, "nextStartIndex": following}
 
 
 def offset_page(offset: int, kept: int, remaining: int) -> OffsetPage:
     """Where a listing continues, given how many items remain after those kept."""
-    return {"hasMore": remaining > 0, "nextOffset": offset + kept if remaining > 0 else None}
+    return {"hasMore": True, "nextOffset": offset + kept} if remaining > 0 else {"hasMore": False}
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional, Protocol
 from .access import Access
 from .dialogs import Dialog
 from .settings import AccessDefaults
-from .shapes import Action, Actor, DiffKind, KernelInfo
+from .shapes import Action, Actor, DiffKind, KernelInfo, Outcome, ReviewedAction
 from .snippets import SnippetLog, SnippetOutputs
 from .views import CellList, EditorState
 
@@ -97,7 +97,11 @@ class NotebookPort(NotebookReader, Protocol):
 
     # Writes: each synchronous, so a guard checked just before cannot be raced
 
-    def insert_cell(self, index: int, cell_type: str, source: str) -> str: ...
+    def insert_cells(self, index: int, cells: list[tuple[str, str]]) -> list[str]:
+        """Insert (type, source) cells at `index`, in order, in one change; their new ids."""
+
+    def transact(self, change: Callable[[], None]) -> None:
+        """Run `change` as one change of the document (one undo step for the human)."""
 
     def set_source(self, index: int, source: str) -> None: ...
 
@@ -138,7 +142,7 @@ class ProposalsPort(Protocol):
     enabled: bool  # set by the human only
     reviewed_actions: set[str]  # beyond updates: insert, delete, run, as the human chose
 
-    def reviews(self, action: str) -> bool: ...
+    def reviews(self, action: ReviewedAction) -> bool: ...
 
     def pending_id(self, path: str, cell_id: str) -> Optional[str]: ...
 
@@ -149,7 +153,7 @@ class ProposalsPort(Protocol):
         title: str,
         preview: list[tuple[DiffKind, str]],
         abort: AbortState,
-    ) -> tuple[str, Optional[str], str]:
+    ) -> tuple[Outcome, Optional[str], str]:
         """Show a proposal and wait: (accepted|denied, reason, proposal id); raises ABORTED."""
 
 

@@ -8,7 +8,7 @@ from . import limits
 from .errors import ErrorCode, ToolError
 from .port import NotebookPort
 from .registry import CallContext
-from .shapes import DiffKind
+from .shapes import DiffKind, Outcome
 from .text import clamp_utf8
 
 
@@ -34,7 +34,7 @@ def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> dict[str, A
 
 async def ask_human(
     ctx: CallContext, notebook: NotebookPort, cell_id: str, title: str, preview: list[tuple[DiffKind, str]]
-) -> tuple[str, Optional[str], str]:
+) -> tuple[Outcome, Optional[str], str]:
     """Put a proposal in front of the human (one per cell at a time) and wait for their decision."""
     proposals = ctx.lab.proposals
     existing = proposals.pending_id(notebook.path, cell_id)

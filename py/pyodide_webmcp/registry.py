@@ -16,7 +16,7 @@ from .calls import (
     wait_for,
 )
 from .envelope import Delivered, WithImages, failure, success, with_images
-from .errors import COMMON_ERRORS, ErrorCode, ToolError, error_payload
+from .errors import ErrorCode, ToolError, error_payload
 from .port import AbortState, LabPort
 from .provenance import iso_now
 from .schema import (
@@ -79,6 +79,11 @@ class Tool:
     handler: Handler = field(repr=False)
     budgeted: bool = True  # False for the tools that wait on other calls (they bound their own waits)
     setting: Optional[str] = None  # the owner's setting (its key) that turns this opt-in tool on
+
+    @property
+    def hints(self) -> dict[str, bool]:
+        """Every hint with its value, the defaults the registered annotations leave out included."""
+        return {**HINT_DEFAULTS, **self.annotations}
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -145,38 +150,32 @@ class Registry:
         idempotent: Optional[bool] = None,
         consequential: bool = False,
         untrusted_content: bool = True,
+        reviewed: bool = False,
         budgeted: bool = True,
         setting: Optional[str] = None,
     ):
         """Register `async def fn(args: SomeArguments, ctx) -> ResultType`.
 
-        The docstring is the description (a sentence naming the errors it can
-        return is added); the argument and return annotations give the input
-        and output schemas. A tool that writes must say whether it is
-        destructive and idempotent; `consequential` marks what the human
-        cannot take back.
+        The docstring is the description (`reviewed` adds the one sentence on Propose mode); the argument
+        and return annotations give the input and output schemas; `errors` are the codes it may return
+        besides the common ones (the reference documents them; each error result carries its own hint).
+        A tool that writes must say whether it is destructive and idempotent; `consequential` marks what
+        the human cannot take back.
         """
         if not read_only and (destructive is None or idempotent is None):
             raise ValueError(f"{name}: a tool that writes must declare destructive and idempotent")
-        annotations = {
-            "readOnlyHint": read_only,
-            "destructiveHint": bool(destructive),
-            "idempotentHint": True if read_only else bool(idempotent),
-            "openWorldHint": False,
-            "consequentialHint": consequential,
-            "untrustedContentHint": untrusted_content,
-        }
 
         def register(handler: Handler) -> Handler:
             if name in self._tools:
                 raise ValueError(f"duplicate tool {name}")
             hints = get_type_hints(handler)
             first_parameter = next(iter(inspect.signature(handler).parameters))
+            description = unwrapped(inspect.cleandoc(handler.__doc__ or ""))
             self._tools[name] = Tool(
                 name=name,
                 title=title,
-                description=_with_errors(inspect.cleandoc(handler.__doc__ or ""), errors),
-                annotations=annotations,
+                description=f"{description} {PROPOSE_MODE}" if reviewed else description,
+                annotations=annotations(read_only, destructive, idempotent, consequential, untrusted_content),
                 errors=errors,
                 arguments=hints[first_parameter],
                 result=hints["return"],
@@ -198,11 +197,34 @@ class Registry:
         return self._tools.get(name)
 
 
-def _with_errors(description: str, errors: tuple[ErrorCode, ...]) -> str:
-    named = ", ".join(code.value for code in errors)
-    common = ", ".join(code.value for code in COMMON_ERRORS)
-    line = f"Errors: {named} (and, like every tool, {common})." if named else f"Errors: only {common}."
-    return f"{description}\n\n{line}"
+def unwrapped(text: str) -> str:
+    """A docstring's paragraphs, each on one line."""
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in text.split("\n\n"))
+
+
+PROPOSE_MODE = "In Propose mode the human may review it first."
+"""Said once by every tool whose writes the human can review."""
+
+
+def annotations(
+    read_only: bool, destructive: Optional[bool], idempotent: Optional[bool], consequential: bool, untrusted: bool
+) -> dict[str, bool]:
+    """MCP's and WebMCP's hints, each only where it differs from its default (MCP: not read-only,
+    destructive, not idempotent, open world; WebMCP: not consequential, trusted content). No openWorldHint:
+    no client passes it on."""
+    hints = {"readOnlyHint": read_only, "consequentialHint": consequential, "untrustedContentHint": untrusted}
+    if not read_only:  # MCP: the write hints mean nothing on a read-only tool
+        hints.update(destructiveHint=bool(destructive), idempotentHint=bool(idempotent))
+    return {name: value for name, value in hints.items() if value != HINT_DEFAULTS[name]}
+
+
+HINT_DEFAULTS = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "consequentialHint": False,
+    "untrustedContentHint": False,
+}
 
 
 REGISTRY = Registry()

@@ -539,9 +539,15 @@ def capped_messages(messages: Sequence[Message]) -> tuple[list[Message], int]:
     return kept, len(messages) - len(kept)
 
 
-def public_thread(thread: StoredThread) -> tuple[Thread, int]:
+def public_thread(thread: StoredThread, only_last: Optional[int] = None) -> tuple[Thread, int]:
+    """The thread as agents read it, its messages capped; after a write, `only_last` of them (those the
+    write added: the agent has read the rest), and how many were left out."""
     shown = thread.public()
-    shown["messages"], omitted = capped_messages(thread.messages)
+    if only_last is None:
+        shown["messages"], omitted = capped_messages(thread.messages)
+    else:
+        shown["messages"] = list(thread.messages[len(thread.messages) - only_last:]) if only_last else []
+        omitted = len(thread.messages) - len(shown["messages"])
     return shown, omitted
 
 

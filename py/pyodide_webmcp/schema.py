@@ -40,33 +40,66 @@ class NoArguments(Arguments):
 
 
 class PositionArgument(Arguments):
-    line: int = Field(ge=0, description="Zero-based line.")
-    column: int = Field(ge=0, description="Zero-based column, in characters.")
+    line: int = Field(ge=0)
+    column: int = Field(ge=0)
 
 
 class SelectionArgument(Arguments):
-    start: PositionArgument = Field(description="Where the range starts.")
-    end: PositionArgument = Field(description="Where it ends (exclusive).")
+    """From start to end (exclusive), zero-based lines and columns (in characters)."""
+
+    start: PositionArgument
+    end: PositionArgument
 
 
-def _resolve(node: Any, definitions: dict[str, Any]) -> Any:
-    """Inline `$ref`s and drop pydantic's generated titles."""
+def _unsaid(node: dict[str, Any], key: str) -> bool:
+    """What a compact input schema leaves implicit: a null or false default; that nested objects are
+    closed (the root says it once, and every argument object is checked as strictly)."""
+    value = node[key]
+    if key == "type" and "enum" in node and value == "string":
+        return True  # the enum's values say it
+    if key == "default":
+        return value in (None, False, "") or (value == 0 and node.get("minimum") == 0)
+    return key == "additionalProperties" and value is False
+
+
+def _nullable(options: list[Any]) -> Any:
+    """`anyOf [X, null]` as X whose `type` also admits null (the same meaning, a third of the characters)."""
+    others = [option for option in options if option != {"type": "null"}]
+    if len(others) == len(options) or len(others) != 1:
+        return None
+    (other,) = others
+    if "enum" in other:
+        return {**other, "enum": [*other["enum"], None]}
+    if not isinstance(other.get("type"), str):
+        return None
+    return {**other, "type": [other["type"], "null"]}
+
+
+def _resolve(node: Any, definitions: dict[str, Any], compact: bool = False) -> Any:
+    """Inline `$ref`s and drop pydantic's generated titles; `compact` also drops null defaults and
+    writes `X or null` as one type (what an input schema costs the model on every turn)."""
     if isinstance(node, list):
-        return [_resolve(item, definitions) for item in node]
+        return [_resolve(item, definitions, compact) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
         target = definitions[node["$ref"].rsplit("/", 1)[-1]]
         extra = {key: value for key, value in node.items() if key != "$ref"}
-        return _resolve({**target, **extra}, definitions)
+        return _resolve({**target, **extra}, definitions, compact)
+    options = node.get("anyOf")
+    if compact and isinstance(options, list):
+        merged = _nullable([_resolve(option, definitions, compact) for option in options])
+        if merged is not None:
+            extra = {key: value for key, value in node.items() if key != "anyOf"}
+            return _resolve({**merged, **extra}, definitions, compact)
     resolved = {}
     for key, value in node.items():
-        if key in ("title", "$defs"):
+        if key in ("title", "$defs") or (compact and _unsaid(node, key)):
             continue
         if key == "properties":
-            resolved[key] = {name: _resolve(schema, definitions) for name, schema in value.items()}
+            resolved[key] = {name: _resolve(schema, definitions, compact) for name, schema in value.items()}
         else:
-            resolved[key] = _resolve(value, definitions)
+            resolved[key] = _resolve(value, definitions, compact)
     return resolved
 
 
@@ -77,8 +110,8 @@ def _object_rooted(schema: dict[str, Any], nullable: bool) -> bool:
     return nullable and {option.get("type") for option in options} == {"object", "null"}
 
 
-def _finish(schema: dict[str, Any], nullable: bool = False) -> dict[str, Any]:
-    result = _resolve(schema, schema.get("$defs", {}))
+def _finish(schema: dict[str, Any], nullable: bool = False, compact: bool = False) -> dict[str, Any]:
+    result = _resolve(schema, schema.get("$defs", {}), compact)
     if not _object_rooted(result, nullable):
         raise ValueError("tool schemas must be object-rooted")
     if not json.dumps(result, ensure_ascii=False).isascii():
@@ -87,7 +120,7 @@ def _finish(schema: dict[str, Any], nullable: bool = False) -> dict[str, Any]:
 
 
 def input_schema(model: type[Arguments]) -> dict[str, Any]:
-    return _finish(model.model_json_schema())
+    return {**_finish(model.model_json_schema(), compact=True), "additionalProperties": False}
 
 
 def output_schema(result_type: Any) -> dict[str, Any]:

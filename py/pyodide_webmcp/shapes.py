@@ -9,6 +9,10 @@ DiffKind = Literal["same", "removed", "added"]
 Action = Literal["inserted", "edited", "ran", "deleted"]
 KernelStatus = Literal["idle", "busy", "starting", "restarting", "dead", "unavailable", "unknown"]
 CellType = Literal["code", "markdown", "raw"]
+ReviewedAction = Literal["insert", "update", "delete", "run"]
+"""What the human may review in Propose mode: edits always, the others when they choose."""
+Outcome = Literal["accepted", "denied"]
+"""The human's decision on a proposal."""
 
 
 class NotebookInfo(TypedDict):
@@ -85,7 +89,9 @@ class CellSnapshot(TypedDict):
     index: int
     type: str
     source: NotRequired[str]
+    sourceOffset: NotRequired[int]
     sourceTruncated: NotRequired[bool]
+    nextSourceOffset: NotRequired[int]
     sourceHash: str
     executionCount: NotRequired[Optional[int]]
     outputs: NotRequired[list[OutputSnapshot]]
@@ -93,6 +99,15 @@ class CellSnapshot(TypedDict):
     metadata: NotRequired[dict]
     lastEditedBy: NotRequired[Actor]
     lastEditedAt: NotRequired[str]
+
+
+class CellRef(TypedDict):
+    """A cell as a write returns it: where it is now and the hash to change it again."""
+
+    id: str
+    index: int
+    type: str
+    sourceHash: str
 
 
 class ProposalOutcome(TypedDict):

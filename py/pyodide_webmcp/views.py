@@ -6,12 +6,19 @@ from typing import Any, Optional, Sequence
 
 from . import limits
 from .access import METADATA_KEY, Access
-from .hashing import revision, source_hash
+from .hashing import read_hash, revision, source_hash
 from .outputs import joined, serialize_outputs
 from .paths import base_name
 from .positions import editor_position, offset_of
 from .provenance import last_edit
-from .shapes import CellSnapshot, FocusContext, NotebookInfo, Position, TextSelection
+from .shapes import (
+    CellRef,
+    CellSnapshot,
+    FocusContext,
+    NotebookInfo,
+    Position,
+    TextSelection,
+)
 from .text import clamp_utf8, to_json
 
 
@@ -63,23 +70,40 @@ def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> Notebo
 
 
 def cell_snapshot(
-    cell: dict[str, Any], index: int, *, include_source: bool = True, include_outputs: bool = False
+    cell: dict[str, Any],
+    index: int,
+    *,
+    include_source: bool = True,
+    include_outputs: bool = False,
+    source_offset: int = 0,
 ) -> CellSnapshot:
-    """One nbformat cell as the agent sees it, every field bounded."""
+    """One nbformat cell as the agent sees it, every field bounded.
+
+    A source over the read bound is shown in part, from `source_offset` (in characters): the snapshot
+    says where the rest starts, and its sourceHash is marked partial (see `hashing.read_hash`).
+    """
     source = joined(cell.get("source", ""))
     cell_type = str(cell.get("cell_type", "code"))
     snapshot: CellSnapshot = {
         "id": str(cell.get("id", "")),
         "index": index,
         "type": cell_type,
-        "sourceHash": source_hash(source),
+        "sourceHash": read_hash(source, whole=True),
     }
     if include_source:
-        snapshot["source"], cut = clamp_utf8(source, limits.MAX_CELL_SOURCE_BYTES)
+        start = min(source_offset, len(source))
+        shown, cut = clamp_utf8(source[start:], limits.MAX_CELL_SOURCE_BYTES, mark="")  # pages join exactly
+        snapshot["source"] = shown
+        if start:
+            snapshot["sourceOffset"] = start
         if cut:
             snapshot["sourceTruncated"] = True
+            snapshot["nextSourceOffset"] = start + len(shown)
+        if start or cut:
+            snapshot["sourceHash"] = read_hash(source, whole=False)
     if cell_type == "code":
-        snapshot["executionCount"] = cell.get("execution_count")
+        if cell.get("execution_count") is not None:
+            snapshot["executionCount"] = cell["execution_count"]
         if include_outputs:
             outputs, cut = serialize_outputs(list(cell.get("outputs") or []))
             snapshot["outputs"] = outputs
@@ -87,10 +111,16 @@ def cell_snapshot(
                 snapshot["outputsTruncated"] = True
     metadata = cell.get("metadata") or {}
     snapshot.update(last_edit(metadata))  # type: ignore[typeddict-item]
-    shown = {key: value for key, value in metadata.items() if key != METADATA_KEY}
-    if shown and len(to_json(shown)) <= limits.MAX_CELL_METADATA_CHARS:
-        snapshot["metadata"] = shown
+    shown_metadata = {key: value for key, value in metadata.items() if key != METADATA_KEY}
+    if shown_metadata and len(to_json(shown_metadata)) <= limits.MAX_CELL_METADATA_CHARS:
+        snapshot["metadata"] = shown_metadata
     return snapshot
+
+
+def cell_ref(records: Sequence[CellRecord], cell_id: str) -> CellRef:
+    """Where a cell the agent has just written is now, and its hash (the agent sent the whole source)."""
+    index, record = next((i, r) for i, r in enumerate(records) if r.id == cell_id)
+    return {"id": record.id, "index": index, "type": record.type, "sourceHash": record.source_hash}
 
 
 def text_selection(source: str, start: Position, end: Position) -> Optional[TextSelection]:

@@ -27,7 +27,7 @@ def test_update_with_the_read_hash_writes_the_live_model(lab):
         "jupyter_update_cell", {"cellId": "first", "source": "a = 10", "expectedSourceHash": cell["sourceHash"]}
     )
     assert result["cell"]["id"] == "first" and result["cell"]["index"] == 0
-    assert result["cell"]["sourceHash"] == source_hash("a = 10") and "source" not in result["cell"]
+    assert result["cell"]["sourceHash"] == source_hash("a = 10") and result["cell"]["source"] == "a = 10"
     assert lab.live_cells(PATH)[0]["source"] == "a = 10"
     assert result["notebook"]["dirty"] is True
 
@@ -69,8 +69,8 @@ def test_real_typing_in_the_editor_wins_over_a_stale_write(lab):
     lab.page.keyboard.press("Escape")
     fresh = read(lab, "third")
     updated = lab.call("jupyter_update_cell", {"cellId": "third", "source": "c = 30",
-                                               "expectedSourceHash": fresh["sourceHash"], "includeSource": True})
-    assert updated["cell"]["source"] == "c = 30"  # asked for
+                                               "expectedSourceHash": fresh["sourceHash"]})
+    assert updated["cell"]["source"] == "c = 30"  # the reference's clients read it back
 
 
 def test_insert_above_and_below_and_markdown_renders(lab):
@@ -83,7 +83,7 @@ def test_insert_above_and_below_and_markdown_renders(lab):
     )["cell"]
     ids = [c["id"] for c in lab.live_cells(PATH)]
     assert ids[:3] == [above["id"], "first", below["id"]]
-    assert below["type"] == "code" and below["sourceHash"] == source_hash("d = 4") and "source" not in below
+    assert below["type"] == "code" and below["sourceHash"] == source_hash("d = 4") and below["source"] == "d = 4"
     assert above["index"] == 0 and above["type"] == "markdown"
     assert lab.call("jupyter_get_context")["focus"]["activeCellId"] == above["id"]
     rendered = lab.page.evaluate(
@@ -145,3 +145,54 @@ def test_focus_on_a_missing_cell_changes_nothing(lab):
     error = lab.error("jupyter_focus_cell", {"notebookPath": PATH, "cellId": "nope"})
     assert error["error"] == "CELL_NOT_FOUND"
     assert lab.call("jupyter_get_context")["notebook"]["path"] == "demo.ipynb"
+
+
+def test_several_cells_are_inserted_and_updated_in_one_call_all_or_nothing(lab):
+    new = [{"source": "import math"}, {"cellType": "markdown", "source": "## Area"}, {"source": "area = math.pi"}]
+    inserted = lab.call("jupyter_insert_cell", {"notebookPath": PATH, "referenceCellId": "second", "cells": new})
+    ids = [cell["id"] for cell in inserted["cells"]]
+    live = lab.live_cells(PATH)
+    position = [c["id"] for c in live].index("second")
+    assert [c["id"] for c in live[position + 1:position + 4]] == ids
+    assert [c["source"] for c in live[position + 1:position + 4]] == [cell["source"] for cell in new]
+    assert [cell["type"] for cell in inserted["cells"]] == ["code", "markdown", "code"]
+
+    edits = [{"cellId": ids[0], "source": "import math as m", "expectedSourceHash": inserted["cells"][0]["sourceHash"]},
+             {"cellId": ids[2], "source": "area = m.pi", "expectedSourceHash": inserted["cells"][2]["sourceHash"]}]
+    lab.set_source(PATH, position + 3, "area = math.pi * 2  # the human's edit")
+    stale = lab.error("jupyter_update_cells", {"notebookPath": PATH, "cells": edits})
+    assert stale["error"] == "STALE_CELL" and stale["cellId"] == ids[2]
+    after = {c["id"]: c["source"] for c in lab.live_cells(PATH)}
+    assert after[ids[0]] == "import math" and after[ids[2]] == "area = math.pi * 2  # the human's edit", "nothing written"
+
+    edits[1]["expectedSourceHash"] = source_hash("area = math.pi * 2  # the human's edit")
+    updated = lab.call("jupyter_update_cells", {"notebookPath": PATH, "cells": edits})
+    after = {c["id"]: c["source"] for c in lab.live_cells(PATH)}
+    assert after[ids[0]] == "import math as m" and after[ids[2]] == "area = m.pi"
+    assert [cell["sourceHash"] for cell in updated["cells"]] == [source_hash("import math as m"), source_hash("area = m.pi")]
+
+
+LONG_SOURCE = "".join(f"value_{number:05d} = {number}  # a long cell\n" for number in range(1000))  # about 38 KiB
+
+
+def test_a_long_cell_read_in_part_cannot_lose_its_tail(lab):
+    lab.call("jupyter_insert_cell", {"notebookPath": PATH, "referenceCellId": "first", "cells": [{"source": LONG_SOURCE}]})
+    cell_id = next(c["id"] for c in lab.live_cells(PATH) if c["source"] == LONG_SOURCE)
+    first = read(lab, cell_id)
+    assert first["sourceTruncated"] is True and len(first["source"]) < len(LONG_SOURCE)
+
+    rewritten = first["source"].replace("value_00001 = 1 ", "value_00001 = 100 ")  # what an agent does with what it read
+    refused = lab.error("jupyter_update_cell", {"notebookPath": PATH, "cellId": cell_id, "source": rewritten,
+                                                "expectedSourceHash": first["sourceHash"]})
+    assert refused["error"] == "PARTIAL_READ" and refused["sourceLength"] == len(LONG_SOURCE)
+    assert next(c["source"] for c in lab.live_cells(PATH) if c["id"] == cell_id) == LONG_SOURCE
+
+    rest = lab.call("jupyter_get_cells", {"notebookPath": PATH, "cellIds": [cell_id],
+                                          "sourceOffset": first["nextSourceOffset"]})["cells"][0]
+    assert first["source"] + rest["source"] == LONG_SOURCE
+
+    lab.call("jupyter_replace_in_cell", {"notebookPath": PATH, "cellId": cell_id, "expectedSourceHash": first["sourceHash"],
+                                         "old": "value_00001 = 1 ", "new": "value_00001 = 100 "})
+    live = next(c["source"] for c in lab.live_cells(PATH) if c["id"] == cell_id)
+    assert live == LONG_SOURCE.replace("value_00001 = 1 ", "value_00001 = 100 "), "the tail survives"
+    lab.call("jupyter_delete_cell", {"notebookPath": PATH, "cellId": cell_id, "expectedSourceHash": source_hash(live)})

@@ -20,7 +20,7 @@ def test_every_tool_is_listed_with_its_schema(lab):
         assert seen["description"] == tool.description
         assert seen["inputSchema"] == tool.input_schema
         annotations = seen.get("annotations") or {}  # Playwright leaves out all-false annotations
-        hints = tool.annotations
+        hints = tool.hints
         assert bool(annotations.get("readOnly")) is hints["readOnlyHint"]
         assert bool(annotations.get("untrustedContent")) is hints["untrustedContentHint"]
         assert bool(annotations.get("consequential")) is hints["consequentialHint"], tool.name
@@ -34,7 +34,7 @@ def test_titles_and_the_hints_chromium_keeps_as_the_browser_holds_them(lab):
         "async () => (await document.modelContext.getTools()).map(t => [t.name, t.title, t.annotations])"
     )
     assert sorted(held) == sorted(
-        [tool.name, tool.title, {**{k: tool.annotations[k] for k in KEPT_BY_CHROMIUM}, "debugging": False}]
+        [tool.name, tool.title, {**{k: tool.hints[k] for k in KEPT_BY_CHROMIUM}, "debugging": False}]
         for tool in DEFAULT_TOOLS
     )
     consequential = {name for name, _, hints in held if hints["consequentialHint"]}

@@ -162,7 +162,7 @@ def test_a_dialog_a_command_raises_belongs_to_its_call(lab):
     assert pending["dialog"]["owner"] == "agent" and "Restart" in pending["dialog"]["buttons"]
     result = lab.call("jupyter_answer_dialog", {"button": "Restart"})
     assert result["commandId"] == "notebook:restart-kernel" and result["result"] is True
-    assert lab.call("jupyter_get_context")["dialogs"] == []
+    assert lab.call("jupyter_get_context").get("dialogs", []) == []
 
 
 @pytest.fixture(scope="module")

@@ -66,7 +66,7 @@ def test_reading_a_notebook_that_is_not_open_opens_nothing_and_starts_no_kernel(
     assert len(first["cells"]) == 20 and first["hasMore"] is True and first["nextStartIndex"] == 20
     assert first["truncated"] is False and first["notebook"]["cellCount"] == 50
     rest = lab.call("jupyter_get_cells", {"notebookPath": LONG, "startIndex": first["nextStartIndex"], "endIndex": 50})
-    assert [c["id"] for c in rest["cells"]][-1] == "n49" and rest["hasMore"] is False and rest["nextStartIndex"] is None
+    assert [c["id"] for c in rest["cells"]][-1] == "n49" and rest["hasMore"] is False and "nextStartIndex" not in rest
     lab.call("jupyter_get_cell_access", {"notebookPath": LONG, "cellIds": ["n3"]})
     lab.call("jupyter_export_notebook", {"notebookPath": LONG})
     lab.call("jupyter_list_comments", {"notebookPath": LONG})
@@ -120,13 +120,15 @@ def test_move_retype_and_clear_a_cell(lab):
     lab.call("jupyter_run_cells", {"notebookPath": EDIT, "cellIds": ["first"]})
     cell = lab.call("jupyter_get_cells", {"notebookPath": EDIT, "cellIds": ["first"], "includeOutputs": True})["cells"][0]
     assert cell["outputs"]
-    moved = lab.call("jupyter_change_cell", {"notebookPath": EDIT, "cellId": "first", "expectedSourceHash": cell["sourceHash"],
-                                             "moveTo": {"referenceCellId": "prose", "position": "below"}, "clearOutputs": True})
+    moved = lab.call("jupyter_move_cell", {"notebookPath": EDIT, "cellId": "first", "referenceCellId": "prose"})
     assert [c["id"] for c in lab.live_cells(EDIT)][-1] == "first" and moved["cell"]["index"] == 3
+    assert lab.call("jupyter_clear_outputs", {"notebookPath": EDIT, "cellIds": ["first"]})["clearedCellIds"] == ["first"]
     cleared = lab.call("jupyter_get_cells", {"notebookPath": EDIT, "cellIds": ["first"], "includeOutputs": True})["cells"][0]
-    assert cleared["outputs"] == [] and cleared["executionCount"] is None
-    retyped = lab.call("jupyter_change_cell", {"notebookPath": EDIT, "cellId": "first", "expectedSourceHash": cell["sourceHash"],
-                                               "cellType": "markdown", "moveTo": {"referenceCellId": "second", "position": "above"}})
+    assert cleared["outputs"] == [] and "executionCount" not in cleared
+    lab.call("jupyter_move_cell", {"notebookPath": EDIT, "cellId": "first", "referenceCellId": "second",
+                                   "position": "above", "expectedSourceHash": cell["sourceHash"]})
+    retyped = lab.call("jupyter_update_cell", {"notebookPath": EDIT, "cellId": "first", "source": cell["source"],
+                                               "expectedSourceHash": cell["sourceHash"], "cellType": "markdown"})
     live = lab.live_cells(EDIT)
     assert retyped["cell"] == {**retyped["cell"], "id": "first", "type": "markdown"}
     assert [c["id"] for c in live] == ["secret", "first", "second", "prose"] and live[1]["type"] == "markdown"
@@ -134,8 +136,8 @@ def test_move_retype_and_clear_a_cell(lab):
 
 
 def test_read_a_text_file_but_never_a_notebook(lab):
-    csv = lab.call("jupyter_read_file", {"path": "analysis/numbers.csv", "maxLines": 2})
-    assert len(csv["lines"]) == 2 and csv["startLine"] == 0 and csv["lineCount"] >= 2
+    csv = lab.call("jupyter_read_file", {"path": "analysis/numbers.csv", "limit": 2})
+    assert len(csv["lines"]) == 2 and csv["offset"] == 0 and csv["lineCount"] >= 2 and csv["nextOffset"] == 2
     notebook = lab.error("jupyter_read_file", {"path": EDIT})
     assert notebook["error"] == "INVALID_PATH" and notebook["detail"] == "IS_NOTEBOOK"
     hidden = notebook_json([code_cell("h", "x = 1")])
@@ -148,7 +150,7 @@ def test_read_a_text_file_but_never_a_notebook(lab):
 
 
 def test_context_shows_propose_mode_and_a_kernel_can_be_started(lab):
-    assert lab.call("jupyter_get_context")["proposeMode"] == {"on": False, "reviewed": []}
+    assert "proposeMode" not in lab.call("jupyter_get_context")
     lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
     lab.page.locator(".jp-webmcp-propose-toggle").check()
     lab.page.locator(".jp-webmcp-review-run").check()
@@ -162,8 +164,8 @@ def test_context_shows_propose_mode_and_a_kernel_can_be_started(lab):
     lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)
     unavailable = payload(lab.call_raw("jupyter_run_cells", {"cellIds": ["second"]}))
     assert unavailable["error"] == "KERNEL_UNAVAILABLE" and unavailable["retryable"] is True
-    assert "start" in unavailable["hint"]
-    started = lab.call("jupyter_kernel_action", {"action": "start"})
+    assert "jupyter_start_kernel" in unavailable["hint"]
+    started = lab.call("jupyter_start_kernel")
     assert started["kernel"]["name"] == "python"
     lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
     assert lab.call("jupyter_run_cells", {"cellIds": ["second"]})["status"] == "ok"

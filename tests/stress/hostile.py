@@ -112,8 +112,9 @@ def calls_for(path: str, ids: list[str]) -> list[tuple[str, dict]]:
         ("jupyter_list_comments", {"notebookPath": path, "status": "all"}),
         ("jupyter_focus_cell", {"notebookPath": path, "cellId": ids[-1], "cursor": {"line": 0, "column": 3}}),
         ("jupyter_get_output_selection", {}),
-        ("jupyter_change_cell", {"notebookPath": path, "cellId": ids[-1], "expectedSourceHash": "0" * 16,
-                                 "clearOutputs": True}),
+        ("jupyter_move_cell", {"notebookPath": path, "cellId": ids[-1], "referenceCellId": ids[0],
+                               "expectedSourceHash": "0" * 16}),
+        ("jupyter_clear_outputs", {"notebookPath": path, "cellIds": [ids[-1]]}),
         ("jupyter_save_notebook", {"notebookPath": path}),
     ]
 

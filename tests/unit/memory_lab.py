@@ -126,11 +126,14 @@ class MemoryNotebook:
     async def start_kernel(self, name: str) -> None:
         self.kernel_status = "starting"
 
-    def insert_cell(self, index: int, cell_type: str, source: str) -> str:
-        new = cell(source, cell_type)
-        self.data.insert(index, new)
+    def insert_cells(self, index: int, cells: list[tuple[str, str]]) -> list[str]:
+        new = [cell(source, cell_type) for cell_type, source in cells]
+        self.data[index:index] = new
         self.dirty = True
-        return new["id"]
+        return [item["id"] for item in new]
+
+    def transact(self, change) -> None:
+        change()
 
     def set_source(self, index: int, source: str) -> None:
         self.data[index]["source"] = source
@@ -183,17 +186,25 @@ class MemoryNotebook:
 
 
 class MemoryProposals:
-    enabled = False
-    reviewed_actions: set = set()
+    """Propose mode, off unless a test turns it on with `human`: a function that sees each proposal
+    (notebook, cell id, title, preview) and returns ("accepted" | "denied", reason)."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.reviewed_actions: set = set()
+        self.human: Any = None
+        self.shown: list[tuple[str, str, list]] = []
 
     def reviews(self, action: str) -> bool:
-        return False
+        return self.enabled and (action == "update" or action in self.reviewed_actions)
 
     def pending_id(self, path: str, cell_id: str) -> Optional[str]:
         return None
 
     async def decide(self, notebook, cell_id, title, preview, abort):
-        raise AssertionError("Propose mode is off in the memory lab")
+        self.shown.append((cell_id, title, preview))
+        outcome, reason = self.human(notebook, cell_id, title, preview)
+        return outcome, reason, f"p-{len(self.shown)}"
 
 
 class MemoryCommands:
@@ -285,3 +296,11 @@ class MemoryDialogs:
 
     async def press(self, dialog_id: str, index: int) -> None:
         self.dialogs = [d for d in self.dialogs if d.id != dialog_id]
+
+
+def call(lab: Any, name: str, arguments: Any) -> dict:
+    """One tool call on the lab, as the agent gets it: the result's payload (an error's too)."""
+    from aio import run
+    from pyodide_webmcp.registry import REGISTRY, CallContext
+
+    return run(REGISTRY.get(name).call(arguments, CallContext(lab)))["structuredContent"]

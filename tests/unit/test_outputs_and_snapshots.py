@@ -97,12 +97,14 @@ def test_mime_classification():
     assert html_to_text("<style>p{}</style><p>a</p>\n<p>b</p>") == "a b"
 
 
-def test_cell_snapshot_bounds_source_and_keeps_full_hash():
+def test_cell_snapshot_bounds_source_and_marks_its_hash_partial():
     source = "s" * (limits.MAX_CELL_SOURCE_BYTES + 10)
     snapshot = cell_snapshot({"id": "c1", "cell_type": "code", "source": source, "outputs": [], "metadata": {}}, 3)
-    assert snapshot["sourceTruncated"] is True
-    assert utf8_len(snapshot["source"]) <= limits.MAX_CELL_SOURCE_BYTES
-    assert snapshot["sourceHash"] == source_hash(source)
+    assert snapshot["sourceTruncated"] is True and snapshot["nextSourceOffset"] == limits.MAX_CELL_SOURCE_BYTES
+    assert snapshot["source"] == "s" * limits.MAX_CELL_SOURCE_BYTES  # cut without a mark: pages join exactly
+    assert snapshot["sourceHash"] == source_hash(source) + ":part"
+    unread = cell_snapshot({"id": "c1", "cell_type": "code", "source": source, "metadata": {}}, 3, include_source=False)
+    assert unread["sourceHash"] == source_hash(source)  # nothing shown, nothing to build a write on
     assert snapshot["index"] == 3 and "outputs" not in snapshot and "metadata" not in snapshot
 
 

@@ -55,7 +55,7 @@ def test_no_write_path_puts_a_beacon_into_a_markdown_cell():
         call(lab, "jupyter_update_cell", {"cellId": "md", "source": BEACONS[0], "expectedSourceHash": source_hash("# notes")}),
         call(lab, "jupyter_replace_in_cell", {"cellId": "md", "old": "notes", "new": BEACONS[1],
                                               "expectedSourceHash": source_hash("# notes")}),
-        call(lab, "jupyter_change_cell", {"cellId": "code", "cellType": "markdown",
+        call(lab, "jupyter_update_cell", {"cellId": "code", "source": BEACONS[0], "cellType": "markdown",
                                           "expectedSourceHash": source_hash(BEACONS[0])}),
     ]
     assert [(r["error"], r["detail"]) for r in refusals] == [("INVALID_ARGUMENT", "REMOTE_RESOURCE")] * 4

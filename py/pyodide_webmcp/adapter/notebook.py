@@ -265,11 +265,12 @@ class NotebookHandle:
 
     # Writes. Each is synchronous, so a guard checked just before cannot be raced.
 
-    def insert_cell(self, index: int, cell_type: str, source: str) -> str:
-        cell = self._notebook.model.sharedModel.insertCell(
-            index, to_js_object({"cell_type": cell_type, "source": source, "metadata": {}})
-        )
-        return str(cell.id)
+    def insert_cells(self, index: int, cells: list[tuple[str, str]]) -> list[str]:
+        new = [{"cell_type": cell_type, "source": source, "metadata": {}} for cell_type, source in cells]
+        return [str(cell.id) for cell in self._notebook.model.sharedModel.insertCells(index, to_js_object(new))]
+
+    def transact(self, change: Callable[[], None]) -> None:
+        self._notebook.model.sharedModel.transact(create_once_callable(lambda *_: change()))
 
     def set_source(self, index: int, source: str) -> None:
         self._shared_cells()[index].setSource(source)

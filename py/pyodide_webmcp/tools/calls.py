@@ -17,12 +17,13 @@ BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
 
 
 class WaitArguments(Arguments):
-    pendingId: str = Field(description="The pendingId of a pending result.")
+    pendingId: str
     timeoutSeconds: Optional[float] = Field(
         None,
         ge=0,
         le=limits.MAX_CALL_BUDGET_S,
-        description=f"Longest wait; by default, and at most, the call budget ({BUDGET_SECONDS:g} s unless the owner set another).",
+        description=f"Default and cap: the call budget, {BUDGET_SECONDS:g} s unless the owner set another "
+        f"(at most {limits.MAX_CALL_BUDGET_S:g}).",
     )
 
 
@@ -36,13 +37,9 @@ class AnyResult(TypedDict, total=False):
     errors=(ErrorCode.PENDING_CALL_NOT_FOUND,),
 )
 async def wait_for_result(args: WaitArguments, ctx: CallContext) -> AnyResult:
-    """Wait for a call that returned {status: "pending", pendingId} and return its final result, in that tool's own shape (a run_cells result, a save result, an error, PROPOSAL_DENIED...), or pending again.
+    """Wait for a call that returned {status: "pending", pendingId}; returns its final result in that tool's own shape, or pending again.
 
-    Waits at most timeoutSeconds (default and maximum: the call budget, 20 s
-    unless the owner set another) and returns at once while a dialog of that
-    call waits for an answer (see jupyter_answer_dialog). A result can be read again for 10 minutes after
-    the call settled (at most 50 are kept, oldest first out); after that, or
-    for an id that never returned pending, the error is PENDING_CALL_NOT_FOUND.
+    Results are kept 10 minutes after the call ends.
     """
     call = ctx.calls.get(args.pendingId)
     budget = ctx.budget_ms / 1000
@@ -56,10 +53,8 @@ async def wait_for_result(args: WaitArguments, ctx: CallContext) -> AnyResult:
 
 
 class AnswerArguments(Arguments):
-    button: Union[str, int] = Field(description="The button to press: its label (case-insensitive) or its 0-based index.")
-    dialogId: Optional[str] = Field(
-        None, description="The dialog to answer; may be left out when exactly one dialog of your calls is open."
-    )
+    button: Union[str, int] = Field(description="Its label (case-insensitive) or 0-based index.")
+    dialogId: Optional[str] = Field(None, description="Needed only when several of your dialogs are open.")
 
 
 class AnswerResult(TypedDict, total=False):
@@ -84,16 +79,9 @@ def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]
     errors=(ErrorCode.DIALOG_NOT_FOUND, ErrorCode.DIALOG_NOT_YOURS),
 )
 async def answer_dialog(args: AnswerArguments, ctx: CallContext) -> AnswerResult:
-    """Press a button of a JupyterLab dialog that one of your calls raised, exactly as the human would, and return that call's result (or pending) with `answered`.
+    """Press a button of a JupyterLab dialog one of your calls raised, as the human would; returns that call's result (or pending) with `answered`.
 
-    Use it when a result says a dialog waits (for example "File Changed" on
-    save: Cancel / Revert / Overwrite, or "Select Kernel"). Only a dialog that
-    is shown can be answered; a dialog the human opened cannot
-    (DIALOG_NOT_YOURS). The dialog's id and button labels are in the pending
-    result (`dialog`) and in jupyter_get_context's `dialogs`; a button that
-    matches none is INVALID_ARGUMENT listing the buttons. Input fields keep
-    their current value. After an error dialog (one button) is closed, its
-    call is waited for at most 1 second.
+    Only your calls' dialogs; the pending result names their buttons.
     """
     dialogs = ctx.lab.dialogs.open_dialogs()
     dialog = choose_dialog(dialogs, args.dialogId)

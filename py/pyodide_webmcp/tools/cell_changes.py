@@ -1,41 +1,26 @@
-"""Small, guarded edits to one cell: replace one piece of its source; move it, change its type, clear its outputs.
+"""Small edits that resend no source: replace one piece of a cell's source, move a cell, clear outputs.
 
-Each is checked against the sourceHash the agent read, recorded in the cell's
-provenance, and reviewed by the human in Propose mode like an update.
+Each goes through the guarded, reviewable write (writes.py) and is recorded in the cell's provenance.
 """
 
-from typing import Callable, Literal, Optional
+from typing import Literal, Optional
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..notebooks import WRITE_ERRORS, find_cell, info_of, resolve_notebook
+from ..notebooks import WRITE_ERRORS, find_cell, info_of
+from ..params import CellId, ExpectedSourceHash, NotebookPath
 from ..port import NotebookPort
-from ..proposals import ask_human, denied, diff_lines
+from ..proposals import diff_lines
 from ..registry import CallContext, tool
 from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellType, DiffKind, NotebookInfo, ProposalOutcome
-from .editing import check_hash
-
-EDIT_ERRORS = (
-    *WRITE_ERRORS,
-    ErrorCode.CELL_NOT_FOUND,
-    ErrorCode.CELL_ACCESS_DENIED,
-    ErrorCode.STALE_CELL,
-    ErrorCode.PROPOSAL_ALREADY_PENDING,
-)
-
-
-class CellRef(TypedDict):
-    """A changed cell as the agent needs it next: where it is and the hash to change it again."""
-
-    id: str
-    index: int
-    type: str
-    sourceHash: str
+from ..shapes import CellRef, NotebookInfo, ProposalOutcome
+from ..views import cell_ref
+from ..writes import Plan, check_source, reviewed_write
+from .editing import CHANGE_ERRORS, STALE
 
 
 class EditResult(ProposalOutcome):
@@ -44,61 +29,20 @@ class EditResult(ProposalOutcome):
     status: NotRequired[Literal["accepted", "denied"]]
 
 
-class GuardedArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
-    cellId: str = Field(description="The cell to change.")
-    expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
-
-
-def _checked(notebook: NotebookPort, args: GuardedArguments) -> int:
+def changed(notebook: NotebookPort, cell_id: str) -> dict:
     records = notebook.cells()
-    index = find_cell(records, args.cellId, notebook.path, "write")
-    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read; nothing was changed.")
-    return index
+    return {"notebook": info_of(notebook, records), "cell": cell_ref(records, cell_id)}
 
 
-def _changed(notebook: NotebookPort, cell_id: str) -> dict:
-    records = notebook.cells()
-    index = find_cell(records, cell_id, notebook.path)
-    record = records[index]
-    return {
-        "notebook": info_of(notebook, records),
-        "cell": {"id": record.id, "index": index, "type": record.type, "sourceHash": record.source_hash},
-    }
-
-
-async def _guarded_edit(
-    ctx: CallContext,
-    args: GuardedArguments,
-    title: str,
-    preview: Callable[[NotebookPort, int], list[tuple[DiffKind, str]]],
-    apply: Callable[[NotebookPort, int], None],
-) -> EditResult:
-    """Check, let the human review it if they do (Propose mode), check again, apply, record."""
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    index = _checked(notebook, args)
-    accepted: dict = {}
-    if ctx.lab.proposals.reviews("update"):
-        outcome, reason, proposal_id = await ask_human(ctx, notebook, args.cellId, title, preview(notebook, index))
-        if outcome == "denied":
-            return denied(proposal_id, args.cellId, reason)  # type: ignore[return-value]
-        notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-        index = _checked(notebook, args)  # a human edit made while it waited still wins
-        accepted = {"status": "accepted", "proposalId": proposal_id}
-    apply(notebook, index)
-    notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-    return {**_changed(notebook, args.cellId), **accepted}  # type: ignore[typeddict-item]
-
-
-class ReplaceArguments(GuardedArguments):
+class ReplaceArguments(Arguments):
+    notebookPath: NotebookPath = None
+    cellId: CellId
+    expectedSourceHash: ExpectedSourceHash
     old: str = Field(
-        description="Exact text to replace; it must occur exactly once in the cell's source.",
+        description="Exact text to replace; it must occur once in the source.",
         json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
     )
-    new: str = Field(
-        description="Text to put in its place (may be empty).",
-        json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
-    )
+    new: str = Field(description="Its replacement (may be empty).", json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES))
 
 
 def replaced(source: str, old: str, new: str) -> str:
@@ -121,105 +65,109 @@ def replaced(source: str, old: str, new: str) -> str:
     return result
 
 
-@tool(
-    "jupyter_replace_in_cell",
-    "Replace text in a cell",
-    read_only=False,
-    destructive=True,
-    idempotent=True,
-    errors=EDIT_ERRORS,
-)
+@tool("jupyter_replace_in_cell", "Replace text in a cell", read_only=False, destructive=True, idempotent=True,
+      reviewed=True, errors=CHANGE_ERRORS)
 async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResult:
-    """Replace one exact, unique piece of a cell's source, only if the cell still matches the sourceHash you read; returns the cell's new sourceHash.
+    """Replace one exact, unique piece of a cell's source, if the cell still matches your sourceHash; returns its new sourceHash.
 
-    Use it to change a line or two of a long cell without sending the whole
-    source (jupyter_update_cell replaces all of it). `old` must occur exactly
-    once: none or several occurrences are INVALID_ARGUMENT with the count (add
-    context to make it unique). Changed cells must stay under 256 KiB. Does
-    not run or save. In Propose mode the human reviews it like an update.
+    For small edits: sends less than jupyter_update_cell, and works on a cell
+    you read only in part.
     """
     require_max_bytes("old", args.old, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     require_max_bytes("new", args.new, limits.MAX_CELL_SOURCE_WRITE_BYTES)
 
-    def new_source(notebook: NotebookPort, index: int) -> str:
-        record = notebook.cells()[index]
-        result = replaced(record.source, args.old, args.new)
-        require_same_origin("new", result, record.type)
-        return result
+    def plan(notebook: NotebookPort) -> Plan[dict]:
+        records = notebook.cells()
+        index = find_cell(records, args.cellId, notebook.path, "write")
+        record = records[index]
+        check_source(record, args.expectedSourceHash, STALE)
+        source = replaced(record.source, args.old, args.new)
+        require_same_origin("new", source, record.type)
 
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    new_source(notebook, _checked(notebook, args))  # refuse a missing or ambiguous match before anything else
-    return await _guarded_edit(
-        ctx,
-        args,
-        "The agent proposes this change:",
-        lambda notebook, index: diff_lines(notebook.cells()[index].source, new_source(notebook, index)),
-        lambda notebook, index: notebook.set_source(index, new_source(notebook, index)),
-    )
+        def apply() -> dict:
+            notebook.set_source(index, source)
+            notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
+            return changed(notebook, args.cellId)
 
+        return Plan(args.cellId, "The agent proposes this change:", lambda: diff_lines(record.source, source), apply)
 
-class MoveArgument(Arguments):
-    referenceCellId: str = Field(description="Move next to this cell.")
-    position: Literal["above", "below"] = Field("below", description="Side of the reference cell.")
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
 
 
-class ChangeCellArguments(GuardedArguments):
-    moveTo: Optional[MoveArgument] = Field(None, description="Move the cell above or below another cell.")
-    cellType: Optional[CellType] = Field(None, description="Change the cell's type (its source and id are kept).")
-    clearOutputs: bool = Field(False, description="Clear a code cell's outputs and execution count.")
+class MoveCellArguments(Arguments):
+    notebookPath: NotebookPath = None
+    cellId: CellId
+    referenceCellId: str = Field(description="Move it next to this cell.")
+    position: Literal["above", "below"] = "below"
+    expectedSourceHash: Optional[str] = Field(None, description="If given, move only if the cell still matches it.")
 
 
-@tool(
-    "jupyter_change_cell",
-    "Move a cell, change its type or clear its outputs",
-    read_only=False,
-    destructive=True,
-    idempotent=True,
-    errors=EDIT_ERRORS,
-)
-async def change_cell(args: ChangeCellArguments, ctx: CallContext) -> EditResult:
-    """Move a cell next to another, change its type (code, markdown, raw) or clear its outputs, only if it still matches the sourceHash you read; returns where it is now.
+@tool("jupyter_move_cell", "Move a cell", read_only=False, destructive=False, idempotent=True, reviewed=True,
+      errors=CHANGE_ERRORS)
+async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
+    """Move a cell above or below another cell, keeping its id, source and outputs; returns its new index."""
 
-    Use it to reorder cells, turn code into markdown (or back), or drop
-    stale outputs, without resending the source; to change the text use
-    jupyter_update_cell or jupyter_replace_in_cell. Give at least one of
-    moveTo, cellType, clearOutputs; they apply together. The cell keeps its
-    id and source. Cleared outputs come back only by running the cell again.
-    In Propose mode the human reviews it like an update. The reference cell
-    of a move must be one you can see.
-    """
-    if args.moveTo is None and args.cellType is None and not args.clearOutputs:
-        raise ToolError(
-            ErrorCode.INVALID_ARGUMENT, "Give moveTo, cellType or clearOutputs: nothing to change.", field="moveTo"
-        )
-    described = []
-    if args.cellType is not None:
-        described.append(f"make it a {args.cellType} cell")
-    if args.clearOutputs:
-        described.append("clear its outputs")
-    if args.moveTo is not None:
-        described.append(f"move it {args.moveTo.position} cell {args.moveTo.referenceCellId}")
+    def plan(notebook: NotebookPort) -> Plan[dict]:
+        records = notebook.cells()
+        index = find_cell(records, args.cellId, notebook.path, "write")
+        if args.expectedSourceHash is not None:
+            check_source(records[index], args.expectedSourceHash, STALE)
+        reference = find_cell(records, args.referenceCellId, notebook.path)
+        target = reference if args.position == "above" else reference + 1
 
-    def apply(notebook: NotebookPort, index: int) -> None:
-        if args.cellType is not None and notebook.cells()[index].type != args.cellType:
-            notebook.set_cell_type(index, args.cellType)
-        if args.clearOutputs and notebook.cells()[index].type == "code":
-            notebook.clear_outputs(index)
-        if args.moveTo is not None:
-            records = notebook.cells()
-            reference = find_cell(records, args.moveTo.referenceCellId, notebook.path)
-            target = reference if args.moveTo.position == "above" else reference + 1
+        def apply() -> dict:
             notebook.move_cell(index, target - 1 if target > index else target)
+            notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
+            return changed(notebook, args.cellId)
 
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    if args.moveTo is not None:  # refuse an unknown reference before anything else
-        find_cell(notebook.cells(), args.moveTo.referenceCellId, notebook.path)
-    if args.cellType is not None:  # the source shown as markdown from now on
-        require_same_origin("cellType", notebook.cells()[_checked(notebook, args)].source, args.cellType)
-    return await _guarded_edit(
-        ctx,
-        args,
-        f"The agent proposes to {' and '.join(described)}:",
-        lambda notebook, index: [("same", line) for line in notebook.cells()[index].source.split("\n")[:5]],
-        apply,
+        lines = records[index].source.split("\n")[:5]
+        title = f"The agent proposes moving this cell {args.position} cell {reference}:"
+        return Plan(args.cellId, title, lambda: [("same", line) for line in lines], apply)
+
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+
+
+class ClearOutputsArguments(Arguments):
+    notebookPath: NotebookPath = None
+    cellIds: Optional[list[str]] = Field(
+        None,
+        description="Default: every code cell you may change.",
+        json_schema_extra={"minItems": 1, "maxItems": limits.MAX_CELL_IDS_PER_CALL},
     )
+
+
+class ClearOutputsResult(ProposalOutcome):
+    notebook: NotRequired[NotebookInfo]
+    clearedCellIds: NotRequired[list[str]]
+    status: NotRequired[Literal["accepted", "denied"]]
+
+
+@tool("jupyter_clear_outputs", "Clear outputs", read_only=False, destructive=True, idempotent=True, reviewed=True,
+      errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.PROPOSAL_ALREADY_PENDING))
+async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearOutputsResult:
+    """Clear the outputs and execution counts of code cells; returns the ids of the cells cleared.
+
+    Running a cell again brings its outputs back.
+    """
+
+    def plan(notebook: NotebookPort) -> Plan[dict]:
+        records = notebook.cells()
+        if args.cellIds is None:
+            indexes = [i for i, record in enumerate(records) if record.type == "code" and record.access == "write"]
+        else:
+            indexes = [find_cell(records, cell_id, notebook.path, "write") for cell_id in args.cellIds]
+            indexes = [index for index in indexes if records[index].type == "code"]
+
+        def clear() -> None:
+            for index in indexes:
+                notebook.clear_outputs(index)
+
+        def apply() -> dict:
+            notebook.transact(clear)
+            return {"notebook": info_of(notebook), "clearedCellIds": [records[index].id for index in indexes]}
+
+        anchor = records[indexes[0]].id if indexes else None
+        title = f"The agent proposes clearing the outputs of {len(indexes)} cell(s), starting here:"
+        return Plan(anchor, title, lambda: [("same", f"cell {index}") for index in indexes], apply)
+
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]

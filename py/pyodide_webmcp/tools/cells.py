@@ -12,6 +12,7 @@ from ..errors import ErrorCode, ToolError
 from ..notebooks import READ_ERRORS, find_cell, info_of, read_notebook
 from ..outputs import joined
 from ..paging import RangePage, fit, range_page
+from ..params import NotebookPath
 from ..provenance import HistoryEntry, history_of
 from ..registry import CallContext, tool
 from ..schema import Arguments
@@ -28,16 +29,13 @@ class GetCellsResult(RangePage):
 
 
 class CellSelection(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to read; the current one when omitted.")
+    notebookPath: NotebookPath = None
     cellIds: Optional[list[str]] = Field(
-        None,
-        description="Exact cells to read, in this order; wins over the range.",
+        None, description="These cells, in this order (instead of a range).",
         json_schema_extra={"maxItems": limits.MAX_CELL_IDS_PER_CALL},
     )
-    startIndex: int = Field(0, ge=0, description="First index of the range (inclusive).")
-    endIndex: Optional[int] = Field(
-        None, ge=0, description=f"End of the range (exclusive); startIndex + {limits.DEFAULT_CELLS_RETURNED} when omitted."
-    )
+    startIndex: int = Field(0, ge=0, description="nextStartIndex of the previous page.")
+    endIndex: Optional[int] = Field(None, ge=0, description=f"End (exclusive); default startIndex + {limits.DEFAULT_CELLS_RETURNED}.")
 
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml")
@@ -73,14 +71,14 @@ def listing(selection: Selection, kept: int, total: int) -> dict:
 
 
 class GetCellsArguments(CellSelection):
-    includeSource: bool = Field(True, description="Include each cell's source.")
-    includeOutputs: bool = Field(False, description="Include bounded outputs of code cells.")
+    includeSource: bool = True
+    includeOutputs: bool = False
     includeImages: bool = Field(
         False,
-        description=f"Also return up to {limits.MAX_IMAGES_PER_CALL} output images (PNG, JPEG, GIF, WebP, SVG) as "
-        f"image content, downscaled to {limits.MAX_IMAGE_SIDE_PX} px and {limits.MAX_IMAGE_BYTES // limits.KIB} KB; "
-        "implies includeOutputs.",
+        description=f"Also return up to {limits.MAX_IMAGES_PER_CALL} output images as image content (implies "
+        "includeOutputs).",
     )
+    sourceOffset: int = Field(0, ge=0, description="Show sources from this character on (nextSourceOffset).")
 
 
 @tool(
@@ -89,18 +87,11 @@ class GetCellsArguments(CellSelection):
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
 async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult:
-    """Read a notebook's cells (unsaved edits included): id, type, source, sourceHash and, if asked, outputs; paged with hasMore and nextStartIndex.
+    """Read cells (unsaved edits included): id, type, source, sourceHash, and outputs if asked; paged (hasMore, nextStartIndex).
 
-    Use it to read cells before changing or running them (for one document
-    of the whole notebook use jupyter_export_notebook; to find text,
-    jupyter_search_notebook). Pass a cell's sourceHash back to edit or
-    delete it. Select exact cells by cellIds, or an index range: 20 cells
-    from startIndex by default, at most 100 and about 46 KiB per call; when
-    more exist, hasMore is true and nextStartIndex says where to continue.
-    Sources are cut at 25 KiB; outputs (only with includeOutputs) at 10
-    outputs and 10 KiB of text each. Cells the owner hid are left out and
-    counted in hiddenCellCount. A notebook that is not open is read from its
-    file without opening it.
+    Pass sourceHash back to change a cell. A source over 25 KiB is cut
+    (sourceTruncated): read on with sourceOffset. Hidden cells are only
+    counted (hiddenCellCount).
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -109,7 +100,8 @@ async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult
     raw = notebook.cells_json(candidates)
     outputs = args.includeOutputs or args.includeImages
     snapshots = [
-        cell_snapshot(cell, index, include_source=args.includeSource, include_outputs=outputs)
+        cell_snapshot(cell, index, include_source=args.includeSource, include_outputs=outputs,
+                      source_offset=args.sourceOffset)
         for index, cell in zip(candidates, raw)
     ]
     cells = fit(snapshots, limits.MAX_CELLS_RETURNED)
@@ -157,13 +149,9 @@ class GetCellAccessResult(RangePage):
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
 async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAccessResult:
-    """Report, per cell, what the notebook's owner lets you do (write or read) and who changed or ran it: {cellId, index, access, history}, paged.
+    """List, per cell, what the owner lets you do (write or read) and its provenance: who (human or agent) inserted, edited or ran it, and when; paged.
 
-    Use it to explain why you leave a cell alone: only the human sets access,
-    from the cell's context menu or the Agent panel. Cells the owner hid are
-    not listed, only counted in hiddenCellCount. Selection and paging as in
-    jupyter_get_cells (20 cells by default, at most 100; hasMore and
-    nextStartIndex); each history holds at most 20 entries.
+    Use it to explain why you leave a cell alone: only the human sets access.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -23,10 +23,8 @@ def not_allowed(command_id: str) -> ToolError:
 
 
 class ExecuteCommandArguments(Arguments):
-    commandId: str = Field(
-        description="The command's id, as jupyter_list_commands gives it.", json_schema_extra=text_bound(limits.MAX_COMMAND_ID_CHARS)
-    )
-    args: Optional[dict[str, Any]] = Field(None, description="The command's arguments, as its argsSchema describes.")
+    commandId: str = Field(description="From jupyter_list_commands.", json_schema_extra=text_bound(limits.MAX_COMMAND_ID_CHARS))
+    args: Optional[dict[str, Any]] = Field(None, description="As the command's argsSchema describes.")
 
 
 class ExecuteCommandResult(TypedDict):
@@ -54,16 +52,9 @@ def _bounded(value: Any) -> tuple[Any, bool]:
     setting="commands",
 )
 async def execute_command(args: ExecuteCommandArguments, ctx: CallContext) -> ExecuteCommandResult:
-    """Run a JupyterLab command the owner allowlisted, with arguments checked against its schema; returns its result, and a warning if it was not enabled.
+    """Run a JupyterLab command the owner allowlisted, its arguments checked against its schema; returns its result (and a warning if it was not enabled).
 
-    Only when the owner turned it on, and only the commands they listed
-    (jupyter_list_commands shows them with their argument schemas). Any
-    other id, existing or not, is COMMAND_NOT_ALLOWED. An unknown argument is
-    INVALID_ARGUMENT naming the accepted ones. A command that was not enabled
-    (for example with no active notebook) still runs, with a warning: it may
-    have done nothing. A dialog the command opens belongs to this call: the
-    call returns pending with it (jupyter_answer_dialog). Results are cut at
-    8 KiB.
+    A dialog it opens belongs to this call (jupyter_answer_dialog).
     """
     command_id = args.commandId
     if command_id not in ctx.lab.command_allowlist:
@@ -96,12 +87,7 @@ class ListCommandsResult(TypedDict):
 
 @tool("jupyter_list_commands", "List the commands you may run", read_only=True, setting="commands")
 async def list_commands(args: NoArguments, ctx: CallContext) -> ListCommandsResult:
-    """List the JupyterLab commands the owner lets you run with jupyter_execute_command: id, label, caption, whether enabled now, argument schema.
-
-    Only when the owner turned commands on; the list is theirs (their
-    allowlist, in the settings), never every command JupyterLab has.
-    Argument schemas over 4 KiB are left out (null).
-    """
+    """List the JupyterLab commands the owner lets you run with jupyter_execute_command: id, label, caption, enabled, argument schema."""
     commands: list[CommandEntry] = []
     for command_id in ctx.lab.command_allowlist:
         info = ctx.lab.commands.info(command_id, {})

@@ -3,7 +3,7 @@
 from typing import Optional
 
 from pydantic import Field
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from ..calls import CallSummary
 from ..dialogs import DialogView, view
@@ -16,6 +16,7 @@ from ..notebooks import (
     resolve_notebook,
     review_counts,
 )
+from ..params import CellId, NotebookPath
 from ..positions import editor_coordinates
 from ..registry import CallContext, tool
 from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument
@@ -40,22 +41,17 @@ class ContextResult(TypedDict):
     kernel: Optional[KernelInfo]
     focus: Optional[FocusContext]
     review: Optional[ReviewCounts]
-    pending: list[CallSummary]
-    dialogs: list[DialogView]
-    proposeMode: ProposeMode
+    pending: NotRequired[list[CallSummary]]  # the rest only when there is something to say
+    dialogs: NotRequired[list[DialogView]]
+    proposeMode: NotRequired[ProposeMode]
 
 
 @tool("jupyter_get_context", "Get notebook context", read_only=True)
 async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
-    """Read what the human sees now: current notebook and kernel, active and selected cells, cursor, selected text; also your pending calls, open dialogs, Propose mode.
+    """Read what the human sees now: current notebook and kernel, active and selected cells, cursor and selected text; also your pending calls, open dialogs and Propose mode.
 
-    Call it first: "this" usually means the selection. Reads the live state,
-    unsaved edits included; fields are null when no notebook is current.
-    `review` counts the notebook's review threads; `pending` lists your calls
-    still running past the call budget (get their results with
-    jupyter_wait_for_result); `dialogs` lists open JupyterLab dialogs, yours
-    in full, the human's only as `owner: "human"`; `proposeMode` says which
-    of your writes wait for the human. The selected text is cut at 4 KiB.
+    Call it first: "this" usually means the selection. Every tool's
+    notebookPath defaults to this notebook. Fields are null when none is open.
     """
     lab = ctx.lab
     documents = [path for path, access in lab.open_documents() if access != "none"]
@@ -63,11 +59,10 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     activity = {
         "pending": [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else [],
         "dialogs": [view(dialog) for dialog in lab.dialogs.open_dialogs()],
-        "proposeMode": {
-            "on": proposals.enabled,
-            "reviewed": sorted({"update", *proposals.reviewed_actions}) if proposals.enabled else [],
-        },
+        "proposeMode": {"on": True, "reviewed": sorted({"update", *proposals.reviewed_actions})}
+        if proposals.enabled else None,
     }
+    activity = {key: value for key, value in activity.items() if value}
     workspace: Workspace = {"currentDirectory": lab.current_directory(), "openDocuments": documents}
     notebook = lab.current_notebook()
     if notebook is None or notebook.access() == "none":
@@ -84,16 +79,10 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: Optional[str] = Field(
-        None,
-        description='Workspace-relative path of the .ipynb file, for example "analysis/sales.ipynb" (this or '
-        "notebookPath is required).",
-    )
-    notebookPath: Optional[str] = Field(
-        None, description="The same as path (the name the other tools use): give one of the two."
-    )
-    cellId: Optional[str] = Field(None, description="Cell to activate and scroll to once open.")
-    activate: bool = Field(True, description="Bring the notebook to the front.")
+    path: Optional[str] = Field(None, description='Workspace-relative, e.g. "analysis/sales.ipynb".')
+    notebookPath: Optional[str] = Field(None, description="The same as path; give one of the two.")
+    cellId: Optional[str] = Field(None, description="Cell to scroll to.")
+    activate: bool = Field(True, description="Bring it to the front.")
 
 
 class OpenNotebookResult(TypedDict):
@@ -110,13 +99,9 @@ class OpenNotebookResult(TypedDict):
             ErrorCode.LAB_ERROR),
 )
 async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNotebookResult:
-    """Open a workspace notebook (or reuse its open tab, unsaved edits and all) and show it; returns its summary, kernel, focus and review counts.
+    """Open a workspace notebook (or its open tab, unsaved edits included) and show it to the human; returns its summary, kernel, focus and review counts.
 
-    This changes what the human sees; other tools do not need it (they read a
-    notebook that is not open from its file, and open it themselves to write
-    or run). Optionally scrolls to one cell. Opening may start the notebook's
-    kernel; a notebook without a kernelspec makes JupyterLab ask which kernel
-    to start: the call then returns pending with that dialog.
+    Only to show it: the other tools work on notebooks that are not open.
     """
     path = args.path if args.path is not None else args.notebookPath
     if path is None:
@@ -136,10 +121,10 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
 
 
 class FocusCellArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
-    cellId: str = Field(description="Cell to show.")
-    cursor: Optional[PositionArgument] = Field(None, description="Where to put the cursor; ignored with selection.")
-    selection: Optional[SelectionArgument] = Field(None, description="Source range to select; wins over cursor.")
+    notebookPath: NotebookPath = None
+    cellId: CellId
+    cursor: Optional[PositionArgument] = Field(None, description="Zero-based line and column (in characters).")
+    selection: Optional[SelectionArgument] = Field(None, description="A source range to select (wins over cursor).")
 
 
 class FocusCellResult(TypedDict):
@@ -157,12 +142,9 @@ def _position(argument: PositionArgument) -> Position:
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
 async def focus_cell(args: FocusCellArguments, ctx: CallContext) -> FocusCellResult:
-    """Scroll to a cell and select it, optionally placing the cursor or selecting a source range in its editor; returns the notebook and the new focus.
+    """Scroll to a cell and select it, optionally placing the cursor or selecting a source range; returns the new focus.
 
-    Use it to point the human at the code under discussion: only the view
-    changes, never the content. Positions are zero-based lines and columns
-    in characters, clamped into the source. The cell is checked before
-    anything moves.
+    Use it to point the human at code; only the view changes.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -1,198 +1,268 @@
-"""Changing cells beside a human: every write is guarded by the sourceHash the agent read."""
+"""Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
+sourceHash the agent read and reviewed by the human in Propose mode (writes.py)."""
 
-from typing import Literal, Optional
+from typing import Callable, Literal, Optional
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..notebooks import WRITE_ERRORS, find_cell, info_of, resolve_notebook
+from ..notebooks import WRITE_ERRORS, find_cell, info_of
+from ..params import (
+    CellId,
+    CellSource,
+    ExpectedSourceHash,
+    NotebookPath,
+    OverwriteUnread,
+)
 from ..port import NotebookPort
-from ..proposals import ask_human, denied, diff_lines
+from ..proposals import diff_lines
 from ..registry import CallContext, tool
 from ..remote import require_same_origin
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellSnapshot, NotebookInfo, ProposalOutcome
-from ..text import clamp_chars
-from ..views import CellRecord, cell_snapshot
+from ..schema import Arguments, require_max_bytes
+from ..shapes import (
+    CellRef,
+    CellSnapshot,
+    CellType,
+    DiffKind,
+    NotebookInfo,
+    ProposalOutcome,
+)
+from ..views import cell_ref, cell_snapshot
+from ..writes import Plan, check_source, reviewed_write
 
 CELL_TYPES = ("code", "markdown", "raw")
+STALE = "Cell changed since it was read."
+CHANGE_ERRORS = (*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL,
+                 ErrorCode.PROPOSAL_ALREADY_PENDING)
 
 
-def check_hash(record: CellRecord, expected: str, message: str) -> None:
-    """STALE_CELL unless the cell still holds exactly the source the agent read."""
-    if record.source_hash != expected:
+def checked_type(cell_type: str) -> str:
+    if cell_type not in CELL_TYPES:
         raise ToolError(
-            ErrorCode.STALE_CELL,
-            message,
-            cellId=record.id,
-            expectedSourceHash=expected,
-            currentSourceHash=record.source_hash,
-            currentSourcePreview=clamp_chars(record.source, limits.MAX_PREVIEW_CHARS)[0],
+            ErrorCode.INVALID_CELL_TYPE,
+            f'Cell type "{cell_type}" is not one of {", ".join(CELL_TYPES)}.',
+            cellType=cell_type,
         )
+    return cell_type
 
 
-class CellResult(TypedDict):
-    notebook: NotebookInfo
-    cell: CellSnapshot
+def checked_source(field: str, source: str, cell_type: str) -> None:
+    """A source the agent may write: within its bound, and markdown that loads nothing from elsewhere."""
+    require_max_bytes(field, source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    require_same_origin(field, source, cell_type)
 
 
-class ReviewedResult(ProposalOutcome):
-    """What a write returns when the human may review it (Propose mode): applied, or denied."""
+class CellResult(ProposalOutcome):
+    """One written cell, its source included (clients read it back), or the human's denial."""
 
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellSnapshot]
     status: NotRequired[Literal["accepted", "denied"]]
 
 
-def reread(notebook: NotebookPort, cell_id: str, include_source: bool) -> CellResult:
-    """The written cell, found again by id (the human may have moved, deleted or hidden it).
+class CellsResult(ProposalOutcome):
+    """Several written cells, without the sources just sent, or the human's denial."""
 
-    A write leaves out the source the agent has just sent unless asked (`includeSource`): it
-    returns what the agent lacks, the id, index and new sourceHash.
-    """
+    notebook: NotRequired[NotebookInfo]
+    cells: NotRequired[list[CellRef]]
+    status: NotRequired[Literal["accepted", "denied"]]
+
+
+def written(notebook: NotebookPort, cell_id: str) -> dict:
+    """The written cell found again by id (the human may have moved it meanwhile), as a read shows it."""
     records = notebook.cells()
     index = find_cell(records, cell_id, notebook.path)
-    snapshot = cell_snapshot(notebook.cell_json(index), index, include_source=include_source)
-    return {"notebook": info_of(notebook, records), "cell": snapshot}
+    return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
 
 
-INCLUDE_SOURCE = "Also return the cell's source (you have just sent it, so by default it is left out)."
+def written_refs(notebook: NotebookPort, cell_ids: list[str]) -> dict:
+    records = notebook.cells()
+    return {"notebook": info_of(notebook, records), "cells": [cell_ref(records, cell_id) for cell_id in cell_ids]}
+
+
+# Inserting -------------------------------------------------------------------------------------
+
+
+class NewCell(Arguments):
+    cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)})
+    source: CellSource = ""
 
 
 class InsertCellArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to change; the current one when omitted.")
-    referenceCellId: Optional[str] = Field(None, description="Insert next to this cell; the active cell when omitted.")
-    position: Literal["above", "below"] = Field("below", description="Side of the reference cell.")
-    cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)}, description="Type of the new cell.")
-    source: str = Field(
-        "",
-        description=f"Source of the new cell (at most {limits.MAX_CELL_SOURCE_WRITE_BYTES // limits.KIB} KiB of UTF-8).",
-        json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
+    notebookPath: NotebookPath = None
+    referenceCellId: Optional[str] = Field(None, description="Default: the active cell.")
+    position: Literal["above", "below"] = "below"
+    cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)})
+    source: CellSource = ""
+    cells: Optional[list[NewCell]] = Field(
+        None,
+        description="Several new cells, in order (instead of cellType and source).",
+        json_schema_extra={"maxItems": limits.MAX_CELL_IDS_PER_CALL, "minItems": 1},
     )
-    activate: bool = Field(True, description="Make the new cell active (and render it, if markdown).")
-    includeSource: bool = Field(False, description=INCLUDE_SOURCE)
+    activate: bool = Field(True, description="Make the new cell active (markdown rendered).")
+
+
+def _new_cells(args: InsertCellArguments) -> list[tuple[str, str]]:
+    if args.cells is None:
+        return [(checked_type(args.cellType), args.source)]
+    if "cellType" in args.model_fields_set or "source" in args.model_fields_set:
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, "Give cells, or cellType and source: not both.", field="cells")
+    return [(checked_type(cell.cellType), cell.source) for cell in args.cells]
 
 
 @tool(
     "jupyter_insert_cell",
-    "Insert a cell", read_only=False, destructive=False, idempotent=False,
+    "Insert cells", read_only=False, destructive=False, idempotent=False, reviewed=True,
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.INVALID_CELL_TYPE, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
-async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> ReviewedResult:
-    """Insert a new code, markdown or raw cell above or below a reference cell (the active one by default); returns the new cell's id, index and sourceHash.
+async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellsResult:
+    """Insert a cell, or several (cells), above or below a reference cell; returns the new cells' ids and sourceHashes.
 
-    The human sees it at once. It is not run: call jupyter_run_cells for
-    that. In an empty notebook the cell is simply added. The source (at most
-    256 KiB) is not echoed back unless includeSource. Markdown that would
-    load an image or other resource from another origin is refused
-    (INVALID_ARGUMENT): link to it instead. In Propose mode
-    (get_context.proposeMode), if the human also reviews inserts, the call
-    waits for their decision (pending past the call budget): "accepted", or
-    PROPOSAL_DENIED with their reason.
+    Not run: use jupyter_run_cells.
     """
-    if args.cellType not in CELL_TYPES:
-        raise ToolError(
-            ErrorCode.INVALID_CELL_TYPE,
-            f'Cell type "{args.cellType}" is not one of {", ".join(CELL_TYPES)}.',
-            cellType=args.cellType,
-        )
-    require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    require_same_origin("source", args.source, args.cellType)
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    records = notebook.cells()
-    if not records:
-        index = 0
-    else:
-        if args.referenceCellId is not None:
-            reference = find_cell(records, args.referenceCellId, notebook.path)
-        else:
-            reference = notebook.active_index()
-            reference = len(records) - 1 if reference is None else reference
-        index = reference if args.position == "above" else reference + 1
-    accepted: dict = {}
-    if records and ctx.lab.proposals.reviews("insert"):
-        anchor = records[index - 1 if args.position == "below" else index].id
-        title = f"The agent proposes a new {args.cellType} cell {args.position} this one:"
-        outcome, reason, proposal_id = await ask_human(
-            ctx, notebook, anchor, title, [("added", line) for line in args.source.split("\n")]
-        )
-        if outcome == "denied":
-            return denied(proposal_id, anchor, reason)
-        accepted = {"status": "accepted", "proposalId": proposal_id}
+    new = _new_cells(args)
+    for number, (cell_type, source) in enumerate(new):
+        checked_source("source" if args.cells is None else f"cells.{number}.source", source, cell_type)
+
+    reference_id = [args.referenceCellId]  # fixed at the first check: the active cell may move while the human decides
+
+    def plan(notebook: NotebookPort) -> Plan[dict]:
         records = notebook.cells()
-        index = find_cell(records, anchor, notebook.path) + (1 if args.position == "below" else 0)
-    cell_id = notebook.insert_cell(index, args.cellType, args.source)
-    notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
-    if args.activate:
-        notebook.activate_cell(index, render_markdown=bool(args.source))
-    return {**reread(notebook, cell_id, args.includeSource), **accepted}
+        index, anchor = 0, None
+        if records:
+            if reference_id[0] is None:
+                active = notebook.active_index()
+                reference_id[0] = records[len(records) - 1 if active is None else active].id
+            reference = find_cell(records, reference_id[0], notebook.path)
+            index = reference if args.position == "above" else reference + 1
+            anchor = records[reference].id
+
+        def apply() -> dict:
+            ids = notebook.insert_cells(index, new)
+            for cell_id in ids:
+                notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
+            if args.activate:
+                notebook.activate_cell(index, render_markdown=bool(new[0][1]))
+            return written(notebook, ids[0]) if args.cells is None else written_refs(notebook, ids)
+
+        what = f"a new {new[0][0]} cell" if len(new) == 1 else f"{len(new)} new cells"
+        return Plan(
+            anchor,
+            f"The agent proposes {what} {args.position} this one:",
+            lambda: [("added", line) for _, source in new for line in source.split("\n")],
+            apply,
+        )
+
+    return await reviewed_write(ctx, args.notebookPath, "insert", plan)  # type: ignore[return-value]
 
 
-class UpdateCellArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
-    cellId: str = Field(description="Cell to change.")
-    source: str = Field(
-        description=f"The complete new source (at most {limits.MAX_CELL_SOURCE_WRITE_BYTES // limits.KIB} KiB of UTF-8).",
-        json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
-    )
-    expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
-    includeSource: bool = Field(False, description=INCLUDE_SOURCE)
+# Replacing sources -----------------------------------------------------------------------------
 
 
-def _checked_index(notebook: NotebookPort, args: UpdateCellArguments) -> int:
-    records = notebook.cells()
-    index = find_cell(records, args.cellId, notebook.path, "write")
-    check_hash(records[index], args.expectedSourceHash, "Cell changed since it was read.")
-    return index
+class CellEdit(Arguments):
+    cellId: CellId
+    source: CellSource = Field(description="The complete new source.")
+    expectedSourceHash: ExpectedSourceHash
+    cellType: Optional[CellType] = Field(None, description="Also change the cell's type.")
+    overwriteUnread: OverwriteUnread = False
+
+
+class UpdateCellArguments(CellEdit):
+    notebookPath: NotebookPath = None
+
+
+def _edit_plan(ctx: CallContext, edits: list[CellEdit], prefixes: list[str],
+               result: Callable[[NotebookPort, list[str]], dict]) -> Callable[[NotebookPort], Plan[dict]]:
+    """Every edit checked before any is applied; applied together, one undo step for the human."""
+
+    def plan(notebook: NotebookPort) -> Plan[dict]:
+        records = notebook.cells()
+        indexes: list[int] = []
+        for edit, prefix in zip(edits, prefixes):
+            index = find_cell(records, edit.cellId, notebook.path, "write")
+            if index in indexes:
+                raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Cell "{edit.cellId}" is given twice.', field=prefix + "cellId")
+            check_source(records[index], edit.expectedSourceHash, STALE, replaces_all=True,
+                         overwrite_unread=edit.overwriteUnread)
+            require_same_origin(prefix + "source", edit.source, edit.cellType or records[index].type)
+            indexes.append(index)
+
+        def apply() -> dict:
+            def change() -> None:
+                for edit, index in zip(edits, indexes):
+                    if edit.cellType is not None and records[index].type != edit.cellType:
+                        notebook.set_cell_type(index, edit.cellType)
+                    notebook.set_source(index, edit.source)
+
+            notebook.transact(change)
+            for edit in edits:
+                notebook.record_history(edit.cellId, "agent", "edited", ctx.tool)
+            return result(notebook, [edit.cellId for edit in edits])
+
+        def preview() -> list[tuple[DiffKind, str]]:
+            lines: list[tuple[DiffKind, str]] = []
+            for edit, index in zip(edits, indexes):
+                if len(edits) > 1:
+                    lines.append(("same", f"--- cell {index}"))
+                lines.extend(diff_lines(records[index].source, edit.source))
+            return lines
+
+        title = "The agent proposes this change:" if len(edits) == 1 else f"The agent proposes changing {len(edits)} cells:"
+        return Plan(edits[0].cellId, title, preview, apply)
+
+    return plan
 
 
 @tool(
     "jupyter_update_cell",
-    "Update a cell", read_only=False, destructive=True, idempotent=True,
-    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL, ErrorCode.PROPOSAL_ALREADY_PENDING),
+    "Update a cell", read_only=False, destructive=True, idempotent=True, reviewed=True,
+    errors=(*CHANGE_ERRORS, ErrorCode.PARTIAL_READ),
 )
-async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> ReviewedResult:
-    """Replace a cell's whole source, only if it still matches the
-    sourceHash you read; returns the cell's new sourceHash (and, in Propose
-    mode, the human's decision).
+async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult:
+    """Replace a cell's whole source (and optionally its type), if it still matches the sourceHash you read; returns the cell with its new sourceHash.
 
-    If the human changed the cell since, nothing is written and STALE_CELL
-    returns the current hash and a preview: read again, then retry. To
-    change a few lines of a long cell, jupyter_replace_in_cell sends less.
-    Does not run or save. The source (at most 256 KiB) is not echoed back
-    unless includeSource; markdown that would load a resource from another
-    origin is refused, as in jupyter_insert_cell. In Propose mode
-    (get_context.proposeMode) the call waits for the human's decision (pending past the call budget):
-    "accepted", or PROPOSAL_DENIED with their reason (also when the cell is
-    deleted or the notebook closed first).
+    For a few lines of a long cell use jupyter_replace_in_cell; for several
+    cells, jupyter_update_cells.
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    index = _checked_index(notebook, args)
-    require_same_origin("source", args.source, notebook.cells()[index].type)
-    if not ctx.lab.proposals.reviews("update"):
-        notebook.set_source(index, args.source)
-        notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-        return reread(notebook, args.cellId, args.includeSource)
-    before = notebook.cells()[index].source
-    outcome, reason, proposal_id = await ask_human(
-        ctx, notebook, args.cellId, "The agent proposes this change:", diff_lines(before, args.source)
+    plan = _edit_plan(ctx, [args], [""], lambda notebook, ids: written(notebook, ids[0]))
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+
+
+class UpdateCellsArguments(Arguments):
+    notebookPath: NotebookPath = None
+    cells: list[CellEdit] = Field(
+        description="Each cell's id, new source and the sourceHash you read.",
+        json_schema_extra={"minItems": 1, "maxItems": limits.MAX_CELL_IDS_PER_CALL},
     )
-    if outcome == "denied":
-        return denied(proposal_id, args.cellId, reason)
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    index = _checked_index(notebook, args)  # a human edit made while it waited still wins
-    notebook.set_source(index, args.source)
-    notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
-    return {**reread(notebook, args.cellId, args.includeSource), "status": "accepted", "proposalId": proposal_id}
+
+
+@tool(
+    "jupyter_update_cells",
+    "Update several cells", read_only=False, destructive=True, idempotent=True, reviewed=True,
+    errors=(*CHANGE_ERRORS, ErrorCode.PARTIAL_READ),
+)
+async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsResult:
+    """Replace the sources of several cells at once, each guarded by its own sourceHash; returns each cell's new sourceHash.
+
+    All or nothing: if one hash is stale or one cell refused, nothing is written.
+    """
+    prefixes = [f"cells.{number}." for number in range(len(args.cells))]
+    for edit, prefix in zip(args.cells, prefixes):
+        require_max_bytes(prefix + "source", edit.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    plan = _edit_plan(ctx, args.cells, prefixes, written_refs)
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+
+
+# Deleting --------------------------------------------------------------------------------------
 
 
 class DeleteCellArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook of the cell; the current one when omitted.")
-    cellId: str = Field(description="Cell to delete.")
-    expectedSourceHash: str = Field(description="sourceHash from your last read of this cell.")
+    notebookPath: NotebookPath = None
+    cellId: CellId
+    expectedSourceHash: ExpectedSourceHash
 
 
 class DeleteCellResult(ProposalOutcome):
@@ -204,44 +274,32 @@ class DeleteCellResult(ProposalOutcome):
 
 @tool(
     "jupyter_delete_cell",
-    "Delete a cell", read_only=False, destructive=True, idempotent=True, consequential=True,
-    errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL, ErrorCode.PROPOSAL_ALREADY_PENDING),
+    "Delete a cell", read_only=False, destructive=True, idempotent=True, consequential=True, reviewed=True,
+    errors=CHANGE_ERRORS,
 )
 async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
-    """Delete a cell, only if it still matches the sourceHash you read; returns the deleted id and the cell now active.
+    """Delete a cell, if it still matches the sourceHash you read; returns the deleted id and the active cell.
 
-    A cell the human edited since is kept (STALE_CELL, with its current hash
-    and a preview). Confirm with the human that the cell should go: only
-    they can get it back (JupyterLab's Undo Cell Operation, while the page
-    is open), and the saved file keeps it until the next save. In Propose mode
-    (get_context.proposeMode), if the human also reviews deletes, the call
-    waits for their decision (pending past the call budget): "accepted", or
-    PROPOSAL_DENIED with their reason.
+    Ask the human first: only they can undo it.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    records = notebook.cells()
-    index = find_cell(records, args.cellId, notebook.path, "write")
-    stale_message = "Cell changed since it was read; it was not deleted."
-    check_hash(records[index], args.expectedSourceHash, stale_message)
-    accepted: dict = {}
-    if ctx.lab.proposals.reviews("delete"):
-        preview = [("removed", line) for line in records[index].source.split("\n")]
-        outcome, reason, proposal_id = await ask_human(
-            ctx, notebook, args.cellId, "The agent proposes deleting this cell:", preview
-        )
-        if outcome == "denied":
-            return denied(proposal_id, args.cellId, reason)
-        accepted = {"status": "accepted", "proposalId": proposal_id}
+
+    def plan(notebook: NotebookPort) -> Plan[dict]:
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
-        check_hash(records[index], args.expectedSourceHash, stale_message)
-    notebook.delete_cell(index)
-    remaining = notebook.cells()
-    active = notebook.active_index()
-    visible_active = active is not None and active < len(remaining) and not remaining[active].hidden
-    return {
-        "notebook": info_of(notebook, remaining),
-        "deletedCellId": args.cellId,
-        "activeCellId": remaining[active].id if visible_active else None,
-        **accepted,
-    }
+        check_source(records[index], args.expectedSourceHash, "Cell changed since it was read; it was not deleted.")
+
+        def apply() -> dict:
+            notebook.delete_cell(index)
+            remaining = notebook.cells()
+            active = notebook.active_index()
+            visible = active is not None and active < len(remaining) and not remaining[active].hidden
+            return {
+                "notebook": info_of(notebook, remaining),
+                "deletedCellId": args.cellId,
+                "activeCellId": remaining[active].id if visible else None,
+            }
+
+        preview = lambda: [("removed", line) for line in records[index].source.split("\n")]  # noqa: E731
+        return Plan(args.cellId, "The agent proposes deleting this cell:", preview, apply)
+
+    return await reviewed_write(ctx, args.notebookPath, "delete", plan)  # type: ignore[return-value]

@@ -1,6 +1,6 @@
 """Running cells on the kernel the human shares, and kernel interrupt / restart."""
 
-from typing import Literal, Optional
+from typing import Awaitable, Literal, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
@@ -17,24 +17,23 @@ from ..execution import (
 )
 from ..kernels import match_kernel
 from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
+from ..params import NotebookPath
 from ..port import NotebookPort
-from ..proposals import ask_human, denied
 from ..registry import CallContext, tool
 from ..schema import Arguments, list_bound
 from ..shapes import KernelInfo, NotebookInfo, ProposalOutcome
 from ..views import CellRecord
+from ..writes import Plan, reviewed_write
 
 
 class RunCellsArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to run in; the current one when omitted.")
+    notebookPath: NotebookPath = None
     cellIds: Optional[list[str]] = Field(
-        None,
-        description=f"Cells to run, in this order (at most {limits.MAX_CELL_IDS_PER_CALL}).",
-        json_schema_extra=list_bound(limits.MAX_CELL_IDS_PER_CALL),
+        None, description="Cells to run, in this order.", json_schema_extra=list_bound(limits.MAX_CELL_IDS_PER_CALL)
     )
-    startIndex: Optional[int] = Field(None, ge=0, description="First index of a range (inclusive); needs endIndex.")
-    endIndex: Optional[int] = Field(None, ge=0, description="End of a range (exclusive); needs startIndex.")
-    stopOnError: bool = Field(True, description="Stop at the first cell that fails.")
+    startIndex: Optional[int] = Field(None, ge=0, description="First cell of a range; needs endIndex.")
+    endIndex: Optional[int] = Field(None, ge=0, description="End of the range (exclusive); at most 100 cells.")
+    stopOnError: bool = True
 
 
 class CellRunResult(TypedDict):
@@ -166,43 +165,38 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
 
 @tool(
     "jupyter_run_cells",
-    "Run notebook cells", read_only=False, destructive=True, idempotent=False, consequential=True,
+    "Run notebook cells", read_only=False, destructive=True, idempotent=False, consequential=True, reviewed=True,
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.KERNEL_DIED, ErrorCode.KERNEL_RESTARTED, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
 async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult:
-    """Run existing cells on the kernel the human shares, in order (by cellIds, an index range, or the active cell); returns per-cell status, execution count and a one-line output summary.
+    """Run existing cells on the kernel the human shares (cellIds, a startIndex-endIndex range, or the active cell); returns per-cell status, execution count and output summary.
 
-    The human sees the busy state, counts and outputs as if they had run
-    them; errors come back inline (ename, evalue, traceback). Markdown is
-    rendered; raw and empty cells are no-ops; a cell deleted or locked
-    meanwhile is skipped. To compute something new, insert a cell first. At
-    most 100 cells per call. A run still going after the call budget
-    returns pending: it goes on, and jupyter_wait_for_result returns this
-    result. The Pyodide kernel cannot stop running code (an interrupt only
-    cancels queued runs): restart the kernel to stop it. A kernel that dies
-    or restarts mid-run ends the call with KERNEL_DIED / KERNEL_RESTARTED,
-    carrying the results so far. In Propose mode
-    (get_context.proposeMode), if the human also reviews runs, the call
-    waits for their decision first: "accepted", or PROPOSAL_DENIED.
+    Errors come back inline. Past the call budget it returns pending and goes on.
     """
-    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    records = notebook.cells()
-    targets = select_targets(
-        records, notebook.active_index(), args.cellIds, args.startIndex, args.endIndex, notebook.path
-    )
-    wanted = {target.cell_id for target in targets}
-    if any(needs_kernel(record) for record in records if record.id in wanted) and not await notebook.has_kernel():
-        raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
-    if ctx.lab.proposals.reviews("run"):
+
+    def plan(notebook: NotebookPort) -> Plan[Awaitable[dict]]:
+        records = notebook.cells()
+        targets = select_targets(
+            records, notebook.active_index(), args.cellIds, args.startIndex, args.endIndex, notebook.path
+        )
         positions = {record.id: (index, record) for index, record in enumerate(records)}
         preview = [
             ("same", f"cell {positions[t.cell_id][0]}: {positions[t.cell_id][1].source.split(chr(10))[0]}")
             for t in targets
         ]
         title = f"The agent proposes running {len(targets)} cell(s), starting here:"
-        outcome, reason, proposal_id = await ask_human(ctx, notebook, targets[0].cell_id, title, preview)
-        if outcome == "denied":
-            return denied(proposal_id, targets[0].cell_id, reason)
+        return Plan(targets[0].cell_id, title, lambda: preview, lambda: _run(notebook, targets, args, ctx))
+
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
+    records = notebook.cells()
+    wanted = {t.cell_id for t in select_targets(records, notebook.active_index(), args.cellIds, args.startIndex,
+                                                 args.endIndex, notebook.path)}
+    if any(needs_kernel(record) for record in records if record.id in wanted) and not await notebook.has_kernel():
+        raise no_kernel(notebook.path)
+    return await reviewed_write(ctx, args.notebookPath, "run", plan)  # type: ignore[return-value]
+
+
+async def _run(notebook: NotebookPort, targets: list[Target], args: RunCellsArguments, ctx: CallContext) -> dict:
     results: list[CellRunResult] = []
     for target in targets:
         if ctx.abort.aborted:
@@ -239,15 +233,13 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     return {"status": status, "notebook": info_of(notebook), "results": results}
 
 
+def no_kernel(path: str) -> ToolError:
+    return ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{path} has no kernel attached.", path=path)
+
+
 class KernelActionArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook whose kernel to act on; the current one when omitted.")
-    action: Literal["interrupt", "restart", "start"] = Field(
-        description="interrupt: cancel queued runs; restart: stop everything and lose all state; "
-        "start: attach a kernel when none is."
-    )
-    kernelName: Optional[str] = Field(
-        None, description="start only: the kernel to start (name or language); the default kernel when omitted."
-    )
+    notebookPath: NotebookPath = None
+    action: Literal["interrupt", "restart"]
 
 
 class KernelActionResult(TypedDict):
@@ -273,24 +265,19 @@ INTERRUPTED = (
 
 @tool(
     "jupyter_kernel_action",
-    "Start, interrupt or restart the kernel", read_only=False, destructive=True, idempotent=False, consequential=True, untrusted_content=False,
+    "Interrupt or restart the kernel", read_only=False, destructive=True, idempotent=False, consequential=True,
+    untrusted_content=False,
     errors=(*WRITE_ERRORS, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.LAB_ERROR),
 )
 async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> KernelActionResult:
-    """Start, interrupt or restart a notebook's kernel, which the human shares; returns the kernel's new status and what was done.
+    """Interrupt or restart a notebook's kernel, which the human shares; returns its status and what was done.
 
-    start attaches a kernel when none is (the way on from KERNEL_UNAVAILABLE;
-    harmless otherwise). interrupt only cancels executions waiting in the
-    queue, the human's too: the Pyodide kernel cannot stop code already
-    running, so nothing is sent while it is idle or still starting. restart
-    is the one that cannot be taken back: it stops everything and discards
-    all in-memory state (variables, imports); rerun cells to rebuild it.
+    interrupt cancels queued runs only: Pyodide cannot stop running code.
+    restart discards every variable: ask the human first.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    if args.action == "start":
-        return await _start_kernel(ctx, notebook, args.kernelName)
     if not await notebook.has_kernel():
-        raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+        raise no_kernel(notebook.path)
     result: dict = {"action": args.action, "notebookPath": notebook.path}
     if args.action == "interrupt":
         status = notebook.kernel()["status"]
@@ -310,12 +297,33 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
     return {**result, "kernel": notebook.kernel()}  # type: ignore[typeddict-item]
 
 
-async def _start_kernel(ctx: CallContext, notebook: NotebookPort, requested: Optional[str]) -> KernelActionResult:
+class StartKernelArguments(Arguments):
+    notebookPath: NotebookPath = None
+    kernelName: Optional[str] = Field(None, description="A kernel name or language; default: the lab's default kernel.")
+
+
+class StartKernelResult(TypedDict):
+    notebookPath: str
+    kernel: KernelInfo
+    message: str
+
+
+@tool(
+    "jupyter_start_kernel",
+    "Start a kernel", read_only=False, destructive=False, idempotent=True, untrusted_content=False,
+    errors=(*WRITE_ERRORS, ErrorCode.LAB_ERROR),
+)
+async def start_kernel(args: StartKernelArguments, ctx: CallContext) -> StartKernelResult:
+    """Start a kernel for a notebook that has none (KERNEL_UNAVAILABLE); returns the kernel's status.
+
+    Does nothing when a kernel is attached.
+    """
+    notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if await notebook.has_kernel():
         message = "A kernel is already attached; nothing was started."
     else:
         default, specs = ctx.lab.kernel_specs()
-        name = match_kernel(requested, specs) or default
+        name = match_kernel(args.kernelName, specs) or default
         await notebook.start_kernel(name)
         message = f'Started the "{name}" kernel; it is ready when its status is idle.'
-    return {"action": "start", "notebookPath": notebook.path, "kernel": notebook.kernel(), "message": message}
+    return {"notebookPath": notebook.path, "kernel": notebook.kernel(), "message": message}

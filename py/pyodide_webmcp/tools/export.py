@@ -1,24 +1,21 @@
 """Handing the notebook to another tool as portable markdown."""
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 from typing_extensions import TypedDict
 
 from ..export import export_markdown
 from ..notebooks import READ_ERRORS, read_notebook
+from ..params import NotebookPath
 from ..registry import CallContext, tool
 from ..schema import Arguments
 
 
 class ExportArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to export; the current one when omitted.")
-    format: Literal["markdown"] = Field("markdown", description="Output format; markdown is the only one.")
-    includeOutputs: bool = Field(
-        True,
-        description="Include text and error outputs as fenced blocks (images become placeholders); false gives the "
-        "sources alone, which fit more cells in the 40 KiB.",
-    )
+    notebookPath: NotebookPath = None
+    format: Literal["markdown"] = "markdown"
+    includeOutputs: bool = Field(True, description="false: sources only, so more cells fit in the 40 KiB.")
 
 
 class ExportResult(TypedDict):
@@ -35,12 +32,9 @@ class ExportResult(TypedDict):
     errors=(*READ_ERRORS,),
 )
 async def export_notebook(args: ExportArguments, ctx: CallContext) -> ExportResult:
-    """Export the live notebook as one markdown document (markdown verbatim, code and text outputs fenced, images as placeholders); returns the document.
+    """The whole notebook as one markdown document (code and text outputs fenced, images as placeholders), at most 40 KiB.
 
-    Use it to hand the notebook to another tool or summarize it in one read.
-    Bounded to 40 KiB and 500 cells (truncated says when cut); cells the
-    owner hid are left out and counted. Reading never marks the notebook
-    changed; a notebook that is not open is read from its file.
+    Read a notebook in one call; to change cells you need jupyter_get_cells.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

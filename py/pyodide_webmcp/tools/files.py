@@ -11,6 +11,7 @@ from ..errors import ErrorCode, ToolError
 from ..kernels import match_kernel
 from ..notebooks import WRITE_ERRORS, info_of, resolve_notebook
 from ..paging import OffsetPage, offset_page
+from ..params import NotebookPath, Offset
 from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
@@ -26,12 +27,10 @@ class WorkspaceEntry(TypedDict):
 
 
 class ListWorkspaceArguments(Arguments):
-    path: Optional[str] = Field(None, description="Directory to list; the workspace root when omitted.")
-    recursive: bool = Field(False, description="Walk subdirectories breadth-first.")
-    limit: int = Field(
-        limits.MAX_WORKSPACE_ROWS, ge=1, le=limits.MAX_WORKSPACE_ROWS, description="Most entries to return."
-    )
-    offset: int = Field(0, ge=0, description="Entries to skip first (nextOffset of the previous page).")
+    path: Optional[str] = Field(None, description="Default: the workspace root.")
+    recursive: bool = False
+    limit: int = Field(limits.MAX_WORKSPACE_ROWS, ge=1, le=limits.MAX_WORKSPACE_ROWS)
+    offset: Offset = 0
 
 
 class ListWorkspaceResult(OffsetPage):
@@ -66,13 +65,9 @@ def _sorted_children(listing: dict[str, Any]) -> list[WorkspaceEntry]:
     errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH),
 )
 async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> ListWorkspaceResult:
-    """List the workspace's files and folders (path, name, type, size, modified; never contents), paged with hasMore and nextOffset.
+    """List workspace files and folders (path, name, type, size, modified; never contents), folders first; paged.
 
-    Use it to find a notebook before opening it, or a file to read with
-    jupyter_read_file. Folders come first, then files, each alphabetical;
-    `recursive` walks breadth-first. At most `limit` (100) entries per call:
-    when more exist, hasMore is true and nextOffset is the offset of the
-    next page. Notebooks the owner hid are never listed nor counted.
+    Use it to find a notebook, or a file for jupyter_read_file.
     """
     root = normalize_path(args.path or "")
     listing = await ctx.lab.get_entry(root, content=True)
@@ -109,14 +104,9 @@ async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> List
 
 
 class CreateNotebookArguments(Arguments):
-    name: str = Field(
-        description=f"File name, at most {limits.MAX_NAME_BYTES} bytes; .ipynb is appended when missing.",
-        json_schema_extra=text_bound(limits.MAX_NAME_BYTES),
-    )
-    directory: Optional[str] = Field(None, description="Folder to create it in; the workspace root when omitted.")
-    kernel: Optional[str] = Field(
-        None, description="Kernel name or language (case-insensitive); the default kernel when omitted or unknown."
-    )
+    name: str = Field(description=".ipynb is added when missing.", json_schema_extra=text_bound(limits.MAX_NAME_BYTES))
+    directory: Optional[str] = Field(None, description="Default: the workspace root.")
+    kernel: Optional[str] = Field(None, description="Kernel name or language; default: the lab's default.")
 
 
 class CreateNotebookResult(TypedDict):
@@ -141,14 +131,7 @@ def _notebook_name(raw: str) -> str:
     errors=(ErrorCode.INVALID_PATH, ErrorCode.PATH_EXISTS, ErrorCode.LAB_ERROR, ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE),
 )
 async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
-    """Create an empty notebook in the workspace and open it, never overwriting a file; returns its path, summary and kernel.
-
-    Use it for a new notebook; for an existing one use
-    jupyter_open_notebook. The name gets .ipynb when missing (at most 256
-    bytes); kernel picks a kernel by name or language, else the default. An
-    existing file is PATH_EXISTS (nothing is overwritten); a folder that
-    does not exist is INVALID_PATH.
-    """
+    """Create an empty notebook and open it, never overwriting a file; returns its path, summary and kernel."""
     lab = ctx.lab
     name = _notebook_name(args.name)
     directory = normalize_path(args.directory or "")
@@ -173,11 +156,7 @@ async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> Cr
 
 
 class SaveNotebookArguments(Arguments):
-    notebookPath: Optional[str] = Field(
-        None,
-        description="Notebook to save (workspace-relative .ipynb path); the current one when omitted. A notebook that "
-        "is not open has nothing unsaved to write.",
-    )
+    notebookPath: NotebookPath = None
 
 
 class SaveNotebookResult(TypedDict):
@@ -193,14 +172,9 @@ class SaveNotebookResult(TypedDict):
     errors=(*WRITE_ERRORS, ErrorCode.DIALOG_CANCELLED, ErrorCode.LAB_ERROR),
 )
 async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNotebookResult:
-    """Write the live notebook, unsaved edits included, to its file in the workspace; returns whether it was saved and whether it is still dirty.
+    """Save the live notebook, unsaved edits included, to its file; returns saved, path and dirty.
 
-    Other tools never save; call this only when the file itself should
-    change. If the file changed on disk since it was opened, JupyterLab asks
-    "File Changed" (Cancel / Revert / Overwrite): the call returns pending
-    with that dialog; answer it with jupyter_answer_dialog. Revert loads the
-    file on disk and discards the live edits (saved: false, reverted: true);
-    Cancel ends the call with DIALOG_CANCELLED.
+    Tools never save on their own.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     outcome = await notebook.save()

@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Literal, Optional
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import Annotated, NotRequired, TypedDict
 
 from .. import limits
 from ..access import guard_cell
@@ -21,6 +21,7 @@ from ..notebooks import (
     review_store,
 )
 from ..paging import OffsetPage, fit, offset_page
+from ..params import CellId, NotebookPath, Offset, ThreadId
 from ..port import NotebookPort, NotebookReader
 from ..positions import editor_range, strict_offset
 from ..provenance import iso_now
@@ -44,7 +45,10 @@ from ..schema import Arguments, SelectionArgument, require_max_bytes, text_bound
 from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
 from ..views import CellList, cell_snapshot
 
-COMMENT_BOUND = f"(at most {limits.MAX_COMMENT_BODY_BYTES // limits.KIB} KiB of UTF-8)"
+CommentText = Annotated[
+    str,
+    Field(description="Plain text (markdown is not rendered).", json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES)),
+]
 
 
 class ThreadResult(TypedDict):
@@ -80,8 +84,8 @@ def _require_message(field: str, body: str) -> None:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, f"{field} must not be blank.", field=field)
 
 
-def _thread_result(notebook: NotebookReader, thread: StoredThread) -> ThreadResult:
-    shown, omitted = public_thread(thread)
+def _thread_result(notebook: NotebookReader, thread: StoredThread, only_last: Optional[int] = None) -> ThreadResult:
+    shown, omitted = public_thread(thread, only_last)
     return {"notebookPath": notebook.path, "thread": shown, "omittedMessages": omitted}
 
 
@@ -89,11 +93,11 @@ def _thread_result(notebook: NotebookReader, thread: StoredThread) -> ThreadResu
 
 
 class ListCommentsArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to read; the current one when omitted.")
-    status: Literal["open", "resolved", "all"] = Field("open", description="Which threads to list.")
-    scope: Literal["notebook", "current-cell"] = Field("notebook", description="All threads, or the active cell's.")
-    limit: int = Field(limits.MAX_COMMENTS_RETURNED, ge=1, le=limits.MAX_COMMENTS_RETURNED, description="Most threads.")
-    offset: int = Field(0, ge=0, description="Threads to skip first (nextOffset of the previous page).")
+    notebookPath: NotebookPath = None
+    status: Literal["open", "resolved", "all"] = "open"
+    scope: Literal["notebook", "current-cell"] = Field("notebook", description="current-cell: the active cell's only.")
+    limit: int = Field(limits.MAX_COMMENTS_RETURNED, ge=1, le=limits.MAX_COMMENTS_RETURNED)
+    offset: Offset = 0
 
 
 class ListCommentsResult(OffsetPage):
@@ -111,17 +115,10 @@ class ListCommentsResult(OffsetPage):
     errors=(*READ_ERRORS,),
 )
 async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCommentsResult:
-    """List a notebook's review threads, newest first: id, status, anchor (and whether it still points at live code), last message; paged.
+    """List a notebook's review threads, newest first: id, status, anchor and whether it still points at live code, last message; paged.
 
-    Use it to see what the human (or you) raised, and to get the threadId
-    that jupyter_get_comment (the whole thread), jupyter_reply_comment,
-    jupyter_resolve_comment and jupyter_focus_comment take. Threads are an
-    ordinary notebook feature: the human uses them in the Agent panel's
-    Comments tab too. At most `limit` (50) threads and about 46 KiB per
-    call, then hasMore and nextOffset; previews are cut at 400 characters.
-    Threads on cells the owner hid do not exist for you; threads stored in a
-    form this bridge cannot read are kept untouched and counted in
-    unreadableThreadCount.
+    The human writes them too (Agent panel, Comments). Read a whole thread
+    with jupyter_get_comment.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -154,8 +151,8 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
 
 
 class ThreadArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook of the thread; the current one when omitted.")
-    threadId: str = Field(description="The thread's id, as jupyter_list_comments returns it.")
+    notebookPath: NotebookPath = None
+    threadId: ThreadId
 
 
 class CommentContext(TypedDict):
@@ -174,14 +171,7 @@ class GetCommentResult(ThreadResult):
     errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND),
 )
 async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResult:
-    """Read one review thread: its first and most recent messages, where its anchor points now, and that cell as it is now.
-
-    Use it before answering or acting on a thread found with
-    jupyter_list_comments (which shows only the last message). At most 20 messages and about 25 KiB (the first one and the most recent;
-    omittedMessages counts the rest); the cell's outputs are included for an
-    output anchor. Threads on cells the owner hid do not exist for you
-    (COMMENT_NOT_FOUND, exactly as an unknown id).
-    """
+    """Read one review thread: its first and most recent messages, where its anchor points now, and that cell as it is now."""
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
@@ -203,30 +193,45 @@ async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResu
 
 
 class AnchorArgument(Arguments):
-    kind: Literal["cell", "source-range", "output"] = Field(description="What the thread is attached to.")
-    cellId: str = Field(description="The cell.")
-    selection: Optional[SelectionArgument] = Field(None, description="source-range: the range, in characters.")
+    kind: Literal["cell", "source-range", "output"]
+    cellId: CellId
     text: Optional[str] = Field(
         None,
-        description="source-range: exact text of the cell to attach to (its first match; at most 4 KiB of UTF-8).",
+        description="source-range: exact text of the source (its first match); or give selection.",
         json_schema_extra=text_bound(limits.MAX_SELECTED_TEXT_BYTES),
     )
-    outputIndex: int = Field(0, ge=0, description="output: which output of the cell.")
+    selection: Optional[SelectionArgument] = None
+    outputIndex: Optional[int] = Field(None, ge=0, description="output: which output (default 0).")
 
 
 class CreateCommentArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook to comment on; the current one when omitted.")
-    anchor: AnchorArgument = Field(description="What the thread is attached to.")
-    message: str = Field(
-        description=f"The comment {COMMENT_BOUND}.", json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES)
-    )
+    notebookPath: NotebookPath = None
+    anchor: AnchorArgument
+    message: CommentText
 
 
 class CreateCommentResult(ThreadResult):
     counts: ReviewCounts
 
 
+ANCHOR_FIELDS = {"cell": (), "source-range": ("text", "selection"), "output": ("outputIndex",)}
+"""The anchor fields each kind takes."""
+
+
+def check_anchor_fields(anchor: AnchorArgument) -> None:
+    """INVALID_ARGUMENT for a field another kind of anchor takes (it would be silently ignored)."""
+    for kind, fields in ANCHOR_FIELDS.items():
+        for field in fields:
+            if kind != anchor.kind and getattr(anchor, field) is not None:
+                raise ToolError(
+                    ErrorCode.INVALID_ARGUMENT,
+                    f'anchor.{field} belongs to a {kind} anchor, not a {anchor.kind} one.',
+                    field=f"anchor.{field}",
+                )
+
+
 def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgument) -> dict:
+    check_anchor_fields(anchor)
     index = find_cell(records, anchor.cellId, notebook.path, "write")
     source = records[index].source
     stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=anchor.cellId)
@@ -234,14 +239,15 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
         return cell_anchor(anchor.cellId)
     if anchor.kind == "output":
         outputs = notebook.cell_json(index).get("outputs") or []
-        if anchor.outputIndex >= len(outputs):
+        output_index = anchor.outputIndex or 0
+        if output_index >= len(outputs):
             raise ToolError(
                 ErrorCode.COMMENT_ANCHOR_STALE,
-                f'Cell "{anchor.cellId}" has no output at index {anchor.outputIndex}. Run it first.',
+                f'Cell "{anchor.cellId}" has no output at index {output_index}. Run it first.',
                 cellId=anchor.cellId,
-                outputIndex=anchor.outputIndex,
+                outputIndex=output_index,
             )
-        return output_anchor(anchor.cellId, outputs, anchor.outputIndex)
+        return output_anchor(anchor.cellId, outputs, output_index)
     if anchor.text is not None:
         require_max_bytes("anchor.text", anchor.text, limits.MAX_SELECTED_TEXT_BYTES)
         start = source.find(anchor.text) if anchor.text else -1
@@ -266,13 +272,10 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.COMMENT_ANCHOR_STALE, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> CreateCommentResult:
-    """Start a review thread on a whole cell, an exact source range (by text or selection) or one output; returns the thread and the new counts.
+    """Start a review thread on a cell, a source range (anchor.text or anchor.selection) or an output (anchor.outputIndex); returns the thread.
 
-    Use it to leave an observation without editing the notebook: the human
-    sees it in the Comments tab of the Agent panel, like their own. The
-    message is at most 8 KiB, anchor text 4 KiB; an anchor that does not
-    match the cell as it is now is COMMENT_ANCHOR_STALE. Every other stored
-    thread is kept exactly as it was.
+    Leaves an observation without editing the notebook. To answer an
+    existing thread, use jupyter_reply_comment.
     """
     _require_message("message", args.message)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -287,20 +290,18 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
 
 
 class ReplyArguments(ThreadArguments):
-    message: str = Field(
-        description=f"Your message, shown to the human as plain text {COMMENT_BOUND}.",
-        json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES),
-    )
+    message: CommentText
 
 
 async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> ThreadResult:
+    """Apply a change to a thread; the result shows only the messages it added (the agent has the rest)."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     store = review_store(notebook)
     thread = find_thread(store, records, args.threadId, notebook.path, "write")
     entry, changed = change(store, thread, iso_now())
     notebook.set_review_entry(entry)
-    return _thread_result(notebook, changed)
+    return _thread_result(notebook, changed, len(changed.messages) - len(thread.messages))
 
 
 @tool(
@@ -309,24 +310,17 @@ async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> Thr
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def reply_comment(args: ReplyArguments, ctx: CallContext) -> ThreadResult:
-    """Add a message (at most 8 KiB) to a review thread; returns the thread with its first and most recent messages.
+    """Add a message to a review thread; returns the thread.
 
-    Use it to answer the human or report what you changed; to close the
-    thread at the same time, use jupyter_resolve_comment with a
-    resolutionMessage instead. The human reads it beside their own in the
-    Comments tab, as plain text (markdown is not rendered). Threads on
-    read-only cells can be read but not answered (CELL_ACCESS_DENIED).
+    To close the thread too, use jupyter_resolve_comment with a
+    resolutionMessage instead.
     """
     _require_message("message", args.message)
     return await _change_thread(ctx, args, lambda store, thread, now: store.reply(thread, args.message, AGENT_AUTHOR, now))
 
 
 class ResolveArguments(ThreadArguments):
-    resolutionMessage: Optional[str] = Field(
-        None,
-        description=f"What was done about the thread (for example the cell you changed), added as its last message {COMMENT_BOUND}.",
-        json_schema_extra=text_bound(limits.MAX_COMMENT_BODY_BYTES),
-    )
+    resolutionMessage: Optional[CommentText] = Field(None, description="What was done; added as the last message.")
 
 
 @tool(
@@ -335,15 +329,7 @@ class ResolveArguments(ThreadArguments):
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadResult:
-    """Mark a review thread resolved, optionally adding a closing message; returns the thread, whose history stays and which the human can reopen.
-
-    Use it once the point the thread raised is dealt with, saying how in
-    resolutionMessage; to keep the discussion going, use
-    jupyter_reply_comment. Resolved threads drop out of
-    jupyter_list_comments' default (status "open"). Resolving a resolved
-    thread is not an error. Threads on read-only cells cannot be resolved
-    (CELL_ACCESS_DENIED).
-    """
+    """Mark a review thread resolved, optionally with a closing message; returns the thread (the human can reopen it)."""
     closing = None
     if args.resolutionMessage is not None:
         _require_message("resolutionMessage", args.resolutionMessage)
@@ -359,14 +345,7 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
-    """Reopen a resolved review thread, keeping its history; returns the thread.
-
-    Use it when a resolved point needs more work; it takes no message, so
-    give your reason with jupyter_reply_comment. Find resolved threads with
-    jupyter_list_comments (status "resolved"). The thread shows as open
-    again in the human's Comments tab; reopening an open thread is not an
-    error. Threads on read-only cells cannot be reopened (CELL_ACCESS_DENIED).
-    """
+    """Reopen a resolved review thread, keeping its history; returns the thread."""
     return await _change_thread(ctx, args, lambda store, thread, now: store.set_status(thread, "open", now))
 
 
@@ -383,13 +362,7 @@ class FocusCommentResult(TypedDict):
     errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.COMMENT_ANCHOR_STALE),
 )
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
-    """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now.
-
-    Use it while you talk to the human about a thread, so they see what you
-    mean; to show a cell without a thread, use jupyter_focus_cell. Only the
-    view changes. A thread whose cell is gone is COMMENT_ANCHOR_STALE,
-    before anything moves.
-    """
+    """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)

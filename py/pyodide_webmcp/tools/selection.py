@@ -26,13 +26,10 @@ class OutputSelection(TypedDict):
 
 @tool("jupyter_get_output_selection", "Read the selected output", read_only=True)
 async def get_output_selection(args: NoArguments, ctx: CallContext) -> Optional[OutputSelection]:
-    """Read the text the human selected inside one rendered output (a printed value, a table, a traceback): its cell, output index, text and offsets; or null.
+    """Read the text the human selected inside a rendered output (cell, output index, text, offsets), or null.
 
-    Use it when the human points at a result ("this number", "this error"):
-    jupyter_get_context reports only the selection in a cell's editor, not
-    in outputs. Null when nothing is selected, the selection crossed cells
-    or notebook chrome, or the output has changed since (a re-run). The text
-    is at most 4 KiB.
+    Use it when they point at a result ("this number"): get_context shows
+    only selections in cell editors.
     """
     record = ctx.lab.output_selection_record()
     if record is None:

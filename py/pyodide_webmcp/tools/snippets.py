@@ -10,6 +10,7 @@ from ..errors import ErrorCode, ToolError
 from ..execution import error_details, summarize_outputs
 from ..notebooks import WRITE_ERRORS, resolve_notebook
 from ..outputs import serialize_outputs
+from ..params import NotebookPath
 from ..provenance import iso_now
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
@@ -20,11 +21,8 @@ LOST = {"died": ErrorCode.KERNEL_DIED, "restarted": ErrorCode.KERNEL_RESTARTED}
 
 
 class RunCodeArguments(Arguments):
-    notebookPath: Optional[str] = Field(None, description="Notebook whose kernel runs it; the current one when omitted.")
-    code: str = Field(
-        description=f"Python to run (at most {limits.MAX_SNIPPET_BYTES // limits.KIB} KiB).",
-        json_schema_extra=text_bound(limits.MAX_SNIPPET_BYTES),
-    )
+    notebookPath: NotebookPath = None
+    code: str = Field(json_schema_extra=text_bound(limits.MAX_SNIPPET_BYTES))
 
 
 class RunCodeResult(TypedDict):
@@ -49,15 +47,10 @@ class RunCodeResult(TypedDict):
     setting="runCode",
 )
 async def run_code(args: RunCodeArguments, ctx: CallContext) -> RunCodeResult:
-    """Run a Python snippet in a notebook's kernel without adding a cell (to inspect a variable, a shape, a head); returns its status and bounded outputs.
+    """Run a Python snippet in a notebook's kernel without adding a cell (a shape, a head); returns its status and bounded outputs.
 
-    Only when the owner turned it on. The human sees every snippet and its
-    output in the Agent panel's log. The kernel is the notebook's, shared
-    with the human: what the snippet defines stays. Refused
-    (NOTEBOOK_ACCESS_DENIED, detail HIDDEN_CELLS) on a notebook with cells
-    the owner hid, since code in the kernel can read anything it holds. At
-    most 64 KiB of code; outputs bounded like jupyter_run_cells (10 outputs,
-    10 KiB of text each). Past the call budget it returns pending.
+    The human sees it in the Agent panel's log; what it defines stays in the
+    shared kernel. Refused on notebooks with hidden cells.
     """
     require_max_bytes("code", args.code, limits.MAX_SNIPPET_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")

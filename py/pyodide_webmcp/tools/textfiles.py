@@ -1,13 +1,12 @@
 """Reading the workspace's text files (a CSV's first lines, a Python module), paged by lines."""
 
-from typing import Optional
-
 from pydantic import Field
-from typing_extensions import TypedDict
 
 from .. import limits
 from ..access import notebook_access
 from ..errors import ErrorCode, ToolError
+from ..paging import OffsetPage
+from ..params import Offset
 from ..paths import is_notebook_path, normalize_path
 from ..registry import CallContext, tool
 from ..schema import Arguments
@@ -15,20 +14,16 @@ from ..textfile import is_binary, page_lines
 
 
 class ReadFileArguments(Arguments):
-    path: str = Field(description="Workspace-relative path of the file.")
-    startLine: int = Field(0, ge=0, description="First line to return (zero-based; nextStartLine of the previous page).")
-    maxLines: int = Field(
-        limits.DEFAULT_FILE_LINES, ge=1, le=limits.MAX_FILE_LINES, description="Most lines to return."
-    )
+    path: str = Field(description="Workspace-relative.")
+    offset: Offset = Field(0, description="First line, zero-based (nextOffset).")
+    limit: int = Field(limits.DEFAULT_FILE_LINES, ge=1, le=limits.MAX_FILE_LINES, description="Most lines.")
 
 
-class ReadFileResult(TypedDict):
+class ReadFileResult(OffsetPage):
     path: str
-    startLine: int
+    offset: int
     lines: list[str]
     lineCount: int
-    hasMore: bool
-    nextStartLine: Optional[int]
     truncated: bool
 
 
@@ -55,15 +50,9 @@ def _refused(path: str, why: str, detail: str) -> ToolError:
     errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH),
 )
 async def read_file(args: ReadFileArguments, ctx: CallContext) -> ReadFileResult:
-    """Read lines of a text file in the workspace (a CSV, a .py module, a README), paged; returns the lines, the file's line count and where to continue.
+    """Read lines of a workspace text file (CSV, .py, README...); returns them, the file's line count and where to continue.
 
-    At most maxLines (200 by default, 2,000 at most) and 40 KiB per call, each
-    line cut at 4 KiB (truncated says when); when more exist, hasMore is true
-    and nextStartLine says where to continue. Notebooks are refused
-    (INVALID_PATH, detail IS_NOTEBOOK: read them with jupyter_get_cells, which
-    keeps hidden cells hidden), and so are folders and binary files; a file
-    that does not exist, or a notebook the owner hid, is NOTEBOOK_NOT_FOUND
-    with detail FILE_NOT_FOUND.
+    Notebooks are refused: read them with jupyter_get_cells.
     """
     path = normalize_path(args.path)
     entry = await ctx.lab.get_entry(path, content=True) if path else None
@@ -78,13 +67,14 @@ async def read_file(args: ReadFileArguments, ctx: CallContext) -> ReadFileResult
     text = entry.get("content")
     if entry.get("format") != "text" or not isinstance(text, str) or is_binary(text):
         raise _refused(path, "is not a text file", "NOT_TEXT")
-    page = page_lines(text, args.startLine, args.maxLines)
+    page = page_lines(text, args.offset, args.limit)
+    more = {} if page.next_start is None else {"nextOffset": page.next_start}
     return {
         "path": path,
-        "startLine": args.startLine,
+        "offset": args.offset,
         "lines": page.lines,
         "lineCount": page.line_count,
-        "hasMore": page.next_start is not None,
-        "nextStartLine": page.next_start,
         "truncated": page.cut,
+        "hasMore": page.next_start is not None,
+        **more,
     }
