@@ -193,7 +193,10 @@ const plugin = {
     }
     const modelContext = document.modelContext || navigator.modelContext;
     if (!modelContext) {
-      setStatus('unavailable', 'WebMCP unavailable: this browser has no WebMCP');
+      // Browsers offer WebMCP to secure contexts only: over plain http their flags change nothing.
+      setStatus('unavailable', window.isSecureContext
+        ? 'WebMCP unavailable: this browser has no WebMCP'
+        : 'WebMCP unavailable: not a secure context (open the site over https or on localhost)');
       return;
     }
     setStatus('booting', 'WebMCP: booting…');

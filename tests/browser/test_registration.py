@@ -71,6 +71,33 @@ def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
         browser.close()
 
 
+INSECURE_HOST = "notebooks.webmcp.test"  # a name, not localhost: plain http to it is not a secure context
+
+
+def test_over_plain_http_on_another_host_the_status_names_the_insecure_context(playwright, site_url):
+    """The site reached by a host name over http (as from another machine on a LAN): WebMCP is on in this
+    Chromium, yet the browser withholds it, and the status says why instead of blaming the browser."""
+    port = site_url.rsplit(":", 1)[1]
+    resolve_to_this_server = f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1"
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=[*CHROMIUM_FLAGS, resolve_to_this_server])
+    try:
+        page = browser.new_page()
+        origin = f"http://{INSECURE_HOST}:{port}"
+        recorder = RequestRecorder(origin)
+        page.on("request", recorder.record)
+        page.goto(f"{origin}/lab/index.html")
+        page.wait_for_selector(SETTLED, timeout=60_000)
+        assert page.inner_text(".jp-webmcp-status") == (
+            "WebMCP unavailable: not a secure context (open the site over https or on localhost)")
+        assert page.evaluate("() => [isSecureContext, 'modelContext' in document || 'modelContext' in navigator]") == [
+            False, False]
+        assert not [url for url in recorder.urls if "/static/bridge/" in url or "/static/pyodide/" in url], (
+            "the bridge or Pyodide loaded for nothing")
+        assert recorder.urls and recorder.foreign() == []
+    finally:
+        browser.close()
+
+
 def test_a_failed_boot_is_reported_and_the_lab_still_works(browser, site_url):
     # The service worker would serve the request beyond page.route's reach.
     context = browser.new_context(service_workers="block")

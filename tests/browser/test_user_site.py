@@ -1,14 +1,17 @@
-"""A user's own site, made the README's way: the prebuilt wheel installed in a fresh virtual environment
-and a stock `jupyter lite build`, driven by the GitHub Pages workflow in examples/github-pages.
+"""A user's own site, made exactly as examples/github-pages/README.md says: a copy of the example, the bridge's
+wheel (what `python3 build.py wheel` leaves in dist/) copied into the folder its requirements.txt names, and the
+GitHub Pages workflow's own shell steps run in a fresh virtual environment. The test adds no pip setting of its own:
+pip finds JupyterLite on PyPI and the bridge in the copy's wheels folder, as on a GitHub runner.
 
 Two sites: the workflow's as is (no Pyodide shipped: the kernel, and so the bridge, use the kernel's
 default CDN Pyodide; this machine reaches no CDN, so the test routes exactly that URL to the npm copy of
-the same release, which checks which URL is requested), and the same with a Pyodide placed in
-`static/pyodide` (then nothing may leave the site). Both are served under a sub-path, as GitHub Pages
+the same release, which checks which URL is requested), and the same with Pyodide shipped as the README's
+offline section says (then nothing may leave the site). Both are served under a sub-path, as GitHub Pages
 serves a project site, and both must restore the shipped snapshot (the fast start).
 """
 
 import os
+import re
 import shutil
 import subprocess
 import venv
@@ -28,6 +31,8 @@ from conftest import (
 from buildkit.paths import DIST, NPM_PYODIDE, ROOT, SITE_PYODIDE
 
 EXAMPLE = ROOT / "examples" / "github-pages"
+README = (EXAMPLE / "README.md").read_text()
+REQUIREMENTS = (EXAMPLE / "requirements.txt").read_text()
 WORKFLOW = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "deploy.yml").read_text())
 BUILD_STEPS = WORKFLOW["jobs"]["build"]["steps"]
 PREFIX = "/my-notebooks/"  # GitHub Pages serves a project site under /<repository>/
@@ -39,42 +44,62 @@ def step_using(action: str) -> dict:
 
 
 PUBLISHED = step_using("actions/upload-pages-artifact")["with"]["path"]
+WHEEL_FOLDER = re.search(r"^--find-links (\S+)$", REQUIREMENTS, re.MULTILINE).group(1)
+OFFLINE_CONFIG = re.search(r"```json\n(.*?)```", README, re.DOTALL).group(1)  # the README's jupyter-lite.json
+
+
+def the_wheel() -> Path:
+    wheels = list(DIST.glob("*.whl"))
+    if not wheels:
+        pytest.fail("no prebuilt wheel in dist/: run python3 build.py test (or wheel)")
+    return wheels[0]
+
+
+def copy_of_the_example(repository: Path) -> Path:
+    """README steps 1 and 2: the folder copied, the wheel put in the folder requirements.txt names."""
+    shutil.copytree(EXAMPLE, repository)
+    (repository / WHEEL_FOLDER).mkdir()
+    shutil.copy2(the_wheel(), repository / WHEEL_FOLDER)
+    return repository
 
 
 def run_steps(repository: Path, environment: dict, only_build: bool = False) -> None:
     """The workflow's own shell steps, run as the runner would (in the repository, the venv first on PATH)."""
     for step in BUILD_STEPS:
         if "run" in step and (not only_build or "jupyter lite build" in step["run"]):
-            subprocess.run(step["run"], shell=True, cwd=repository, env=environment, check=True)
+            ran = subprocess.run(step["run"], shell=True, cwd=repository, env=environment, capture_output=True,
+                                 text=True, check=False)
+            if ran.returncode:
+                pytest.fail(f"{step['name']!r} failed ({ran.returncode}):\n{ran.stdout[-3000:]}\n{ran.stderr[-3000:]}")
+
+
+def test_the_readme_says_where_the_wheel_comes_from():
+    pinned = re.search(r"^jupyterlite-pyodide-webmcp==(\S+)$", REQUIREMENTS, re.MULTILINE).group(1)
+    wheel = the_wheel().name
+    assert wheel.startswith(f"jupyterlite_pyodide_webmcp-{pinned}-"), (wheel, pinned)
+    assert f"dist/{wheel}" in README and "python3 build.py wheel" in README
+    assert f"`{WHEEL_FOLDER}/`" in README
+    # Copied out of this repository, a relative link would point nowhere.
+    assert re.findall(r"\]\((?!https?://)[^)]*\)", README) == []
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
     """Build both sites; returns {"cdn": folder, "shipped": folder, "cdn_url": the kernel's default pyodide.mjs}."""
-    wheels = list(DIST.glob("*.whl"))
-    if not wheels:
-        pytest.fail("no prebuilt wheel in dist/: run python3 build.py test (or wheel)")
     root = tmp_path_factory.mktemp("user-site")
     environment_folder = root / "venv"
     venv.EnvBuilder(with_pip=True).create(environment_folder)
-    environment = {
+    environment = {  # this machine's environment as it is, the venv's Python first (as setup-python's on a runner)
         **{key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")},
         "PATH": f"{environment_folder / 'bin'}{os.pathsep}{os.environ['PATH']}",
         "VIRTUAL_ENV": str(environment_folder),
-        # The wheel is not on PyPI yet: pip finds it in dist/ (as it would on PyPI once published).
-        "PIP_FIND_LINKS": str(DIST),
-        "PIP_QUIET": "1",
     }
-    cdn_repository = root / "repository"
-    shutil.copytree(EXAMPLE, cdn_repository)
+    cdn_repository = copy_of_the_example(root / "repository")
     run_steps(cdn_repository, environment)
-    shipped_repository = root / "with-pyodide"
-    shutil.copytree(EXAMPLE, shipped_repository)
-    # A Pyodide placed by hand: the npm release plus the kernel's wheels and a lock of what ships.
+    shipped_repository = copy_of_the_example(root / "with-pyodide")
+    # The README's offline section: the bridge build's Pyodide folder, and its jupyter-lite.json.
     shutil.copytree(SITE_PYODIDE, shipped_repository / "static" / "pyodide")
-    (shipped_repository / "jupyter-lite.json").write_text(
-        '{"jupyter-config-data": {"litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel":'
-        ' {"disablePyPIFallback": true}}}}')
+    (shipped_repository / "jupyter-lite.json").write_text(OFFLINE_CONFIG)
     run_steps(shipped_repository, environment, only_build=True)
     cdn_url = subprocess.run(
         [environment_folder / "bin" / "python", "-c",
@@ -94,6 +119,7 @@ def test_the_workflow_publishes_a_complete_site(sites):
                  "extensions/jupyterlite-pyodide-webmcp/static/bridge/python_stdlib.zip"]:
         assert (published / path).is_file(), path
     files = [path for path in published.rglob("*") if path.is_file()]
+    assert not list(published.rglob(the_wheel().name))  # the wheel stays in the repository
     # upload-pages-artifact v4 leaves dot files out: the site must not need any.
     assert not [path for path in files if any(part.startswith(".") for part in path.relative_to(published).parts)]
     assert sum(path.stat().st_size for path in files) < 1024 * MiB  # GitHub Pages' limit
