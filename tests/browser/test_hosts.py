@@ -17,7 +17,6 @@ import re
 import shutil
 import time
 from pathlib import Path
-from typing import Optional
 
 import pytest
 from conftest import (
@@ -63,7 +62,7 @@ def documented_configs() -> list[dict]:
     return blocks
 
 
-def start_documented_server(tmp_path: Path, *extra: str, env: Optional[dict] = None) -> McpHost:
+def start_documented_server(tmp_path: Path, *extra: str, env: dict | None = None) -> McpHost:
     """The documented host configuration, with this checkout's build.py, a fresh profile and any free port."""
     if not site_is_current(snapshot=True):
         pytest.fail("build/site is older than its sources: run python3 build.py test")
