@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build, serve, document and test the JupyterLite WebMCP bridge.
 
-    python3 build.py serve     build the demo site and serve it on 127.0.0.1
+    python3 build.py serve     build the demo site (when its inputs changed) and serve it on 127.0.0.1
     python3 build.py test      install what is missing, build, run every test
     python3 build.py build     build the demo site into build/site
     python3 build.py wheel     build the prebuilt wheel into dist/ (installs without Node)
@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
+VENV_PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 REQUIREMENTS = (ROOT / "requirements-dev.txt", ROOT / "constraints.txt")
 
 
@@ -38,44 +39,66 @@ def enter_venv(argv: list[str]) -> None:
     """Create or refresh ./.venv, then re-run this script inside it."""
     if Path(sys.prefix).resolve() == VENV.resolve():
         return
-    python = VENV / "bin" / "python"
-    if not python.exists():
+    if not VENV_PYTHON.exists():
         run(sys.executable, "-m", "venv", VENV)
     stamp = VENV / ".requirements.sha256"
     wanted = hashlib.sha256(b"".join(path.read_bytes() for path in REQUIREMENTS)).hexdigest()
     if not stamp.exists() or stamp.read_text() != wanted:
-        run(python, "-m", "pip", "install", "--quiet", "-r", REQUIREMENTS[0], "-c", REQUIREMENTS[1])
+        run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "-r", REQUIREMENTS[0], "-c", REQUIREMENTS[1])
         stamp.write_text(wanted)
-    os.execv(python, [str(python), str(Path(__file__).resolve()), *argv])
+    command = [str(VENV_PYTHON), str(Path(__file__).resolve()), *argv]
+    if os.name != "nt":
+        os.execv(VENV_PYTHON, command)
+    # Windows has no exec: the venv's Python runs as a child, on the real stdout (MCP's, if build.py mcp kept it).
+    from buildkit.mcp import STDOUT_FD_ENV
+
+    kept = os.environ.pop(STDOUT_FD_ENV, None)
+    sys.exit(subprocess.call(command, stdout=int(kept) if kept else None))
 
 
-def build_site() -> None:
-    """Build the site and remember its sources (`build.py mcp` rebuilds only when they change)."""
-    from buildkit.mcp import record_site_sources, sources_digest
-    from buildkit.site import build_site as build
+def found_browser():
+    """The Chromium-based browser found here (CHROME_PATH, installed, or Playwright's), or None."""
+    from buildkit.browser import find_browser, this_machine
 
-    digest = sources_digest()
-    build()
-    record_site_sources(digest)
+    return find_browser(this_machine())
+
+
+def check_wheel_browser() -> None:
+    """Fail at once when `build.py wheel` cannot make the memory snapshot (before the minutes of building)."""
+    from buildkit.browser import missing_browser_help, this_machine
+
+    if found_browser() is None:
+        sys.exit(f"build.py wheel: the wheel's fast start (its memory snapshot) is made in a Chromium-based "
+                 f"browser. {missing_browser_help(this_machine())}\nOr pass --plain-start for a wheel whose bridge "
+                 "starts without a memory snapshot (a slower first start).")
+
+
+def existing_folder(text: str) -> Path:
+    folder = Path(text).expanduser()
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is not a folder")
+    return folder.resolve()
 
 
 def test(pytest_args: list[str]) -> None:
-    from buildkit.env import ensure_chromium
+    from buildkit.demo_site import build_demo_site
+    from buildkit.env import browser_for_tests
 
-    chromium = ensure_chromium()
-    build_site()
+    chromium = browser_for_tests()
+    build_demo_site(chromium)
     result = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT,
                             env={**os.environ, "CHROMIUM": chromium})
     sys.exit(result.returncode)
 
 
 def bench(options: argparse.Namespace) -> None:
-    from buildkit.env import ensure_chromium
+    from buildkit.demo_site import build_demo_site
+    from buildkit.env import browser_for_tests
     from buildkit.paths import BUILD
     from buildkit.reference import build_reference_site
 
-    chromium = ensure_chromium()
-    build_site()
+    chromium = browser_for_tests()
+    build_demo_site(chromium)
     build_reference_site()
     sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "py")]
     from bench import run_benchmark
@@ -86,12 +109,13 @@ def bench(options: argparse.Namespace) -> None:
 
 
 def stress(args) -> None:
-    from buildkit.env import ensure_chromium
+    from buildkit.demo_site import build_demo_site
+    from buildkit.env import browser_for_tests
     from buildkit.paths import BUILD
 
-    chromium = ensure_chromium()
+    chromium = browser_for_tests()
     if not args.no_build:
-        build_site()
+        build_demo_site(chromium)
     sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
     from tests.stress.hostile import NOTEBOOKS
     from tests.stress.run import Options, run_stress
@@ -108,11 +132,15 @@ def stress(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    serve_parser = commands.add_parser("serve", help="build the demo site and serve it on 127.0.0.1")
+    contents_help = "a folder of notebooks and files: the lab's files instead of the demo's (see docs/connecting.md)"
+    serve_parser = commands.add_parser("serve", help="build the demo site (when needed) and serve it on 127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
-    serve_parser.add_argument("--no-build", action="store_true", help="serve the existing build/site")
+    serve_parser.add_argument("--no-build", action="store_true", help="serve the site as last built")
+    serve_parser.add_argument("--contents", type=existing_folder, metavar="DIR", help=contents_help)
     commands.add_parser("build", help="build the demo site into build/site")
-    commands.add_parser("wheel", help="build the prebuilt wheel into dist/ (installs without Node)")
+    wheel_parser = commands.add_parser("wheel", help="build the prebuilt wheel into dist/ (installs without Node)")
+    wheel_parser.add_argument("--plain-start", action="store_true",
+                              help="no memory snapshot (no browser needed): the bridge starts slower")
     commands.add_parser("labextension", help="build the JupyterLab extension into build/labextension")
     docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
     docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
@@ -152,9 +180,10 @@ def main() -> None:
     shown.add_argument("--headless", action="store_true", default=None, help="no browser window")
     shown.add_argument("--headed", dest="headless", action="store_false", help="a window even without a display")
     mcp_parser.add_argument("--isolated", action="store_true",
-                            help="a fresh in-memory browser profile (default: .cache/mcp-browser-profile)")
+                            help="a fresh in-memory browser profile (default: one kept in .cache/)")
     mcp_parser.add_argument("--polyfill", action="store_true",
                             help="Chromium without WebMCP, with the @mcp-b/global polyfill in the page")
+    mcp_parser.add_argument("--contents", type=existing_folder, metavar="DIR", help=contents_help)
     args, extra = parser.parse_known_args()
     if extra and args.command not in ("test", "hosts"):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -163,19 +192,24 @@ def main() -> None:
         from buildkit.mcp import keep_stdout_for_mcp
 
         keep_stdout_for_mcp()  # stdout carries MCP only, from here on and after the re-exec
+    if args.command == "wheel" and not args.plain_start:
+        check_wheel_browser()
     enter_venv(sys.argv[1:])
-    from buildkit import docs, server, site  # inside the venv from here on
+    from buildkit import demo_site, docs, server, site  # inside the venv from here on
+    from buildkit.snapshot import plain_start_requested
 
     if args.command == "serve":
-        if not args.no_build:
-            build_site()
-        server.serve(args.port)
+        if args.no_build:
+            folder = demo_site.contents_site(args.contents) if args.contents else demo_site.SITE
+        else:
+            folder = demo_site.ensure_site(found_browser(), args.contents)
+        server.serve(args.port, folder)
     elif args.command == "build":
-        build_site()
+        demo_site.build_demo_site(found_browser())
     elif args.command == "wheel":
-        site.build_wheel()
+        site.build_wheel(None if args.plain_start else found_browser())
     elif args.command == "labextension":
-        site.build_labextension()
+        site.build_labextension(plain_start=plain_start_requested(os.environ))
     elif args.command == "docs":
         docs.write_docs(args.check)
     elif args.command == "bench":
@@ -189,7 +223,8 @@ def main() -> None:
     elif args.command == "mcp":
         from buildkit import mcp
 
-        sys.exit(mcp.run(args.port, headless=args.headless, isolated=args.isolated, polyfill=args.polyfill))
+        sys.exit(mcp.run(args.port, headless=args.headless, isolated=args.isolated, polyfill=args.polyfill,
+                         contents=args.contents))
 
 
 if __name__ == "__main__":

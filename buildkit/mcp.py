@@ -15,7 +15,6 @@ Only MCP goes to stdout: build.py points file descriptor 1 at stderr before
 anything runs and hands the relay the real stdout (`STDOUT_FD_ENV`).
 """
 
-import hashlib
 import itertools
 import json
 import os
@@ -28,9 +27,18 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, BinaryIO, Optional
+from typing import Any, BinaryIO
 
-from .env import CHROMIUM_FLAGS, ensure_chromium, ensure_node_modules
+from .browser import (
+    WEBMCP_MIN_VERSION,
+    browser_version,
+    find_browser,
+    major_version,
+    missing_browser_help,
+    this_machine,
+)
+from .demo_site import contents_key, contents_site, ensure_site
+from .env import CHROMIUM_FLAGS, ensure_node_modules
 from .paths import BUILD, CACHE, ROOT, SITE
 from .shell import log
 
@@ -39,16 +47,11 @@ PLAYWRIGHT_MCP = ROOT / "node_modules" / "@playwright" / "mcp" / "cli.js"
 POLYFILL = ROOT / "node_modules" / "@mcp-b" / "global" / "dist" / "index.iife.js"
 PROFILE = CACHE / "mcp-browser-profile"
 WORK = BUILD / "mcp"
-SOURCES_STAMP = BUILD / "site.sources.sha256"
 STDOUT_FD_ENV = "JUPYTERLITE_WEBMCP_MCP_STDOUT"
 DEFAULT_PORT = 8000
 READY_TEXT = "WebMCP: ready"
 LAB_PATH = "/lab/index.html"
 READY_TIMEOUT_S = 300
-# Files whose change changes the built site (build.py rebuilds when their digest moves).
-SITE_SOURCES = ("py", "lib", "style", "lite", "buildkit", "package.json", "package-lock.json", "constraints.txt",
-                "pyproject.toml", "hatch_build.py", "requirements-dev.txt")
-SKIPPED_SOURCES = ("__pycache__", ".jupyterlite.doit.db", "static")
 
 DOCS_BUILD_PY = "/path/to/jupyterlite-pyodide-webmcp/build.py"
 
@@ -92,40 +95,6 @@ def mcp_stdout() -> BinaryIO:
     return os.fdopen(int(fd), "wb", buffering=0) if fd else sys.stdout.buffer
 
 
-# --- the site, built when needed ------------------------------------------------------------------
-
-
-def sources_digest() -> str:
-    """One digest of every file the site is built from."""
-    sha = hashlib.sha256()
-    for name in SITE_SOURCES:
-        top = ROOT / name
-        files = [top] if top.is_file() else sorted(path for path in top.rglob("*") if path.is_file())
-        for path in files:
-            relative = path.relative_to(ROOT)
-            if any(part in SKIPPED_SOURCES for part in relative.parts):
-                continue
-            sha.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
-    return sha.hexdigest()
-
-
-def record_site_sources(digest: Optional[str] = None) -> None:
-    """Remember which sources the site in build/site was built from."""
-    SOURCES_STAMP.write_text(digest or sources_digest())
-
-
-def build_site_if_needed() -> None:
-    from .site import build_site
-
-    digest = sources_digest()
-    if (SITE / "index.html").exists() and SOURCES_STAMP.exists() and SOURCES_STAMP.read_text() == digest:
-        log("site is up to date")
-        return
-    log("building the site (its sources changed since the last build)")
-    build_site()
-    record_site_sources(digest)
-
-
 # --- Playwright MCP -------------------------------------------------------------------------------
 
 
@@ -133,20 +102,21 @@ def has_display() -> bool:
     return sys.platform in ("win32", "darwin") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def playwright_config(chromium: str, *, headless: bool, isolated: bool, polyfill: bool, output_dir: Path) -> dict:
-    """@playwright/mcp's configuration: Chromium's flags can only be given this way."""
+def playwright_config(chromium: str, *, headless: bool, profile: Path | None, polyfill: bool,
+                      output_dir: Path) -> dict:
+    """@playwright/mcp's configuration: Chromium's flags can only be given this way. No profile: isolated."""
     args = [flag for flag in CHROMIUM_FLAGS if flag != "--no-sandbox"]
     if polyfill:
         args.remove("--enable-features=WebMCP")
     root = getattr(os, "geteuid", lambda: 1)() == 0
     browser: dict[str, Any] = {
         "browserName": "chromium",
-        "isolated": isolated,
+        "isolated": profile is None,
         "launchOptions": {"executablePath": chromium, "headless": headless, "chromiumSandbox": not root,
                           "args": args},
     }
-    if not isolated:
-        browser["userDataDir"] = str(PROFILE)
+    if profile is not None:
+        browser["userDataDir"] = str(profile)
     if polyfill:
         browser["initScript"] = [str(POLYFILL)]
     return {
@@ -283,12 +253,28 @@ def _text_of(response: dict) -> str:
     return "\n".join(texts) or json.dumps(response.get("error"))
 
 
-def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: bool = False,
-        polyfill: bool = False) -> int:
+def browser_profile(contents: Path | None) -> Path:
+    """The kept browser profile: one for the demo, one per contents folder (each keeps its own notebooks)."""
+    return PROFILE if contents is None else CACHE / "mcp-browser-profiles" / contents_key(contents)
+
+
+def require_browser(polyfill: bool) -> str:
+    """The browser to drive; exits saying what to install when there is none, warns when it is too old."""
+    machine = this_machine()
+    chromium = find_browser(machine) or sys.exit(f"build.py mcp: {missing_browser_help(machine)}")
+    major = major_version(browser_version(machine, chromium))
+    if not polyfill and major is not None and major < WEBMCP_MIN_VERSION:
+        log(f"{chromium} is version {major}: WebMCP needs {WEBMCP_MIN_VERSION} or later. Update it, set "
+            "CHROME_PATH to a newer one, or pass --polyfill")
+    return chromium
+
+
+def run(port: int = DEFAULT_PORT, *, headless: bool | None = None, isolated: bool = False,
+        polyfill: bool = False, contents: Path | None = None) -> int:
     """Serve MCP on stdio through @playwright/mcp behind the relay; returns the server's exit code.
 
-    The server answers the host at once; the site is built (when its sources changed) meanwhile,
-    then served, and the relay opens the lab.
+    The server answers the host at once; the site (with `contents` as its files, if given) is built
+    when its inputs changed meanwhile, then served, and the relay opens the lab.
     """
     from .server import site_server
 
@@ -296,12 +282,13 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
     host_out = mcp_stdout()
     os.environ.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")  # no pip self-update check on a rebuild
     node = shutil.which("node") or sys.exit("build.py mcp needs Node.js 20+ (node on PATH)")
+    chromium = require_browser(polyfill)
     ensure_node_modules()
-    chromium = ensure_chromium()
+    site = contents_site(contents) if contents else SITE
     try:
-        server = site_server(port)  # bound now, served once the site is built
+        server = site_server(port, site)  # bound now, served once the site is built
     except OSError:
-        server = site_server(0)
+        server = site_server(0, site)
         log(f"port {port} is taken; serving on {server.server_address[1]} (another origin: the browser's "
             "stored notebooks differ per port)")
     lab_url = f"http://127.0.0.1:{server.server_address[1]}{LAB_PATH}"
@@ -312,11 +299,14 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
     WORK.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="session-", dir=WORK)) if isolated else WORK
     config_file = work / "playwright-mcp.json"
-    config = playwright_config(chromium, headless=headless, isolated=isolated, polyfill=polyfill,
+    profile = None if isolated else browser_profile(contents)
+    config = playwright_config(chromium, headless=headless, profile=profile, polyfill=polyfill,
                                output_dir=work / "output")
     config_file.write_text(json.dumps(config, indent=2) + "\n")
-    log(f"MCP on stdio through @playwright/mcp; the lab at {lab_url} ({'headless' if headless else 'visible window'}"
-        f"{', polyfill' if polyfill else ''}{', isolated profile' if isolated else f', profile {PROFILE}'})")
+    log(f"MCP on stdio through @playwright/mcp; the lab at {lab_url} in {chromium} "
+        f"({'headless' if headless else 'visible window'}"
+        f"{', polyfill' if polyfill else ''}, {f'profile {profile}' if profile else 'isolated profile'}"
+        f"{f', files from {contents}' if contents else ''})")
     child = subprocess.Popen([node, str(PLAYWRIGHT_MCP), "--config", str(config_file)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=work)
     # A host that stops us with SIGTERM stops the server (and its browser) too.
@@ -326,7 +316,7 @@ def run(port: int = DEFAULT_PORT, *, headless: Optional[bool] = None, isolated: 
 
     def build_serve_open() -> None:
         try:
-            build_site_if_needed()
+            ensure_site(chromium, contents)
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the host learns it from the server's exit
             log(f"the site could not be built ({error!r}); stopping the MCP server")
             child.terminate()

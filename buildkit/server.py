@@ -110,9 +110,9 @@ def site_server(port: int = 0, directory: Path = SITE, **options) -> SiteServer:
     return SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory), **options))
 
 
-def serve(port: int) -> None:
-    server = site_server(port)
-    print(f"Serving the demo site at http://127.0.0.1:{server.server_address[1]}/lab/index.html (Ctrl+C stops)",
+def serve(port: int, directory: Path = SITE) -> None:
+    server = site_server(port, directory)
+    print(f"Serving the site at http://127.0.0.1:{server.server_address[1]}/lab/index.html (Ctrl+C stops)",
           flush=True)
     try:
         server.serve_forever()

@@ -3,12 +3,15 @@
 import gzip
 import hashlib
 import json
+import os
 import re
 import shutil
 import sys
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
+from .browser import CHROME_PATH_ENV
 from .bytecode import precompile
 from .env import ensure_node_modules
 from .paths import (
@@ -28,7 +31,7 @@ from .paths import (
     STDLIB_ZIP,
 )
 from .shell import log, run
-from .snapshot import add_snapshot
+from .snapshot import PLAIN_START_ENV, add_snapshot, snapshot_maker
 from .stamps import digest
 from .wheels import build_bridge_wheel, download_wasm_wheels, pyodide_lock
 
@@ -40,9 +43,11 @@ def npm_pyodide_version() -> str:
     return json.loads((NPM_PYODIDE / "package.json").read_text())["version"]
 
 
-def build_labextension() -> None:
+def build_labextension(*, plain_start: bool) -> None:
     """The prebuilt extension: the JS host, and in its static assets the bridge wheels, Python's
-    standard library compiled to bytecode and the memory snapshot, made for one Pyodide release."""
+    standard library compiled to bytecode and (unless `plain_start`) the memory snapshot, made for one
+    Pyodide release."""
+    maker = None if plain_start else snapshot_maker()  # what is missing for it, said before minutes of building
     ensure_node_modules()
     from jupyter_builder.federated_extensions import build_labextension as build_js
 
@@ -64,7 +69,7 @@ def build_labextension() -> None:
                 "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"), "files": FILES_PACK}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     # Packed after the snapshot (made from the wheels): a restore writes back only what it does not hold imported.
-    pack_files(wheels, BRIDGE_ASSETS / FILES_PACK, skip=frozenset(add_snapshot(BRIDGE_ASSETS)))
+    pack_files(wheels, BRIDGE_ASSETS / FILES_PACK, skip=frozenset(add_snapshot(BRIDGE_ASSETS, maker)))
     manifest = json.loads((BRIDGE_ASSETS / "manifest.json").read_text())
     manifest["build"] = build_id(BRIDGE_ASSETS)
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -142,24 +147,40 @@ def prepare_site_pyodide() -> None:
     log(f"site pyodide ready: {len(lock.packages)} kernel wheels")
 
 
-def build_wheel() -> Path:
-    """The prebuilt wheel in dist/: the labextension as shared data, nothing to build at install."""
+def wheel_environment(environ: Mapping[str, str], browser: str | None) -> dict[str, str]:
+    """What the wheel's build hook is told: the browser that makes the snapshot, or to ship none."""
+    environment = {key: value for key, value in environ.items() if key not in (PLAIN_START_ENV, CHROME_PATH_ENV)}
+    environment.update({CHROME_PATH_ENV: browser} if browser else {PLAIN_START_ENV: "1"})
+    return environment
+
+
+def build_wheel(browser: str | None) -> Path:
+    """The prebuilt wheel in dist/: the labextension as shared data, nothing to build at install. Its
+    memory snapshot is made in `browser`; None builds a plain-start wheel."""
     shutil.rmtree(DIST, ignore_errors=True)
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", DIST, ROOT)
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", DIST, ROOT,
+        env=wheel_environment(os.environ, browser))
     wheel = next(DIST.glob("*.whl"))
-    log(f"wheel: {wheel.relative_to(ROOT)}, {wheel.stat().st_size / 2**20:.1f} MiB")
+    log(f"wheel: {wheel.relative_to(ROOT)}, {wheel.stat().st_size / 2**20:.1f} MiB"
+        f"{'' if browser else ', plain start (no memory snapshot)'}")
     return wheel
 
 
-def build_site() -> None:
-    """The prebuilt wheel installed into the venv as a user would, then a stock `jupyter lite build` of lite/."""
-    wheel = build_wheel()
+def build_site(browser: str | None) -> None:
+    """The prebuilt wheel installed into the venv as a user would, then a stock `jupyter lite build` of lite/.
+    Without a browser the bridge starts plainly (no memory snapshot)."""
+    wheel = build_wheel(browser)
     run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
     prepare_site_pyodide()
-    # A clean build: jupyterlite's task cache would skip patching a fresh output folder.
-    shutil.rmtree(SITE, ignore_errors=True)
-    (LITE / ".jupyterlite.doit.db").unlink(missing_ok=True)
-    run(Path(sys.executable).parent / "jupyter", "lite", "build", cwd=LITE)
-    size = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
-    log(f"site built in {SITE.relative_to(ROOT)}: {size / 2**20:.1f} MiB")
+    lite_build(SITE)
 
+
+def lite_build(output: Path, contents: Path | None = None) -> None:
+    """A clean `jupyter lite build` of lite/ into `output`, its files from lite/files or else `contents`."""
+    # A clean build: jupyterlite's task cache would skip patching a fresh output folder.
+    shutil.rmtree(output, ignore_errors=True)
+    (LITE / ".jupyterlite.doit.db").unlink(missing_ok=True)
+    chosen = ["--contents", contents.resolve()] if contents else []
+    run(Path(sys.executable).parent / "jupyter", "lite", "build", "--output-dir", output, *chosen, cwd=LITE)
+    size = sum(path.stat().st_size for path in output.rglob("*") if path.is_file())
+    log(f"site built in {output.relative_to(ROOT)}: {size / 2**20:.1f} MiB")

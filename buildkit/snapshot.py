@@ -7,13 +7,21 @@ Pyodide release, wherever the site serves it from (its own folder or the kernel'
 
 import gzip
 import hashlib
+import importlib.util
 import json
 import shutil
-import subprocess
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
+from .browser import (
+    Machine,
+    browser_version,
+    find_browser,
+    missing_browser_help,
+    this_machine,
+)
 from .env import CHROMIUM_FLAGS
 from .paths import CACHE, FILES_PACK, NPM_PYODIDE
 from .server import site_server
@@ -23,13 +31,19 @@ from .stamps import digest
 SNAPSHOT_FILE = "snapshot.gz"
 MAKER_PAGE = Path(__file__).with_name("snapshot_page.html")
 PYODIDE_RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+# Set to 1 (pip install .), or build.py wheel --plain-start: a wheel whose bridge starts without a snapshot.
+PLAIN_START_ENV = "JUPYTERLITE_WEBMCP_PLAIN_START"
+
+
+class SnapshotUnavailable(RuntimeError):
+    """The snapshot cannot be made here, and no plain start was asked for."""
 
 
 def snapshot_inputs_digest(chromium: str, assets: Path, pyodide: Path = NPM_PYODIDE) -> str:
     """Everything a snapshot depends on: Pyodide's runtime, the bridge assets (standard library and
     wheels included; the files pack is made from the wheels), the maker page and the browser."""
     sha = hashlib.sha256(MAKER_PAGE.read_bytes())
-    sha.update(subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout.encode())
+    sha.update(browser_version(this_machine(), chromium).encode())
     for path in [*(pyodide / name for name in PYODIDE_RUNTIME_FILES), *sorted(assets.rglob("*"))]:
         if path.name == "manifest.json":
             derived = ("snapshot", "build")
@@ -46,8 +60,9 @@ def make_snapshot(chromium: str, assets: Path, destination: Path) -> dict:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as root:
-        (Path(root) / "pyodide").symlink_to(NPM_PYODIDE)
-        (Path(root) / "bridge").symlink_to(assets.resolve())
+        # Copies, not symbolic links: Windows lets only administrators make those.
+        shutil.copytree(NPM_PYODIDE, Path(root) / "pyodide")
+        shutil.copytree(assets, Path(root) / "bridge")
         server = site_server(0, Path(root))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         page_url = f"http://127.0.0.1:{server.server_address[1]}/__make_snapshot__.html"
@@ -71,26 +86,39 @@ def make_snapshot(chromium: str, assets: Path, destination: Path) -> dict:
     return details
 
 
-def snapshot_maker() -> str | None:
-    """The Chromium that makes snapshots, or None (then the extension ships none: plain start)."""
-    chromium = shutil.which("chromium")
-    if not chromium:
-        log("no chromium: the extension ships without a memory snapshot (plain start)")
-        return None
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        log("no playwright: the extension ships without a memory snapshot (plain start); "
-            "python3 build.py wheel makes one")
-        return None
-    return chromium
+def plain_start_requested(environ: Mapping[str, str]) -> bool:
+    return environ.get(PLAIN_START_ENV, "") not in ("", "0")
 
 
-def add_snapshot(assets: Path) -> list[str]:
-    """Ship a memory snapshot of the started bridge in the assets (cached by its inputs). Returns the
-    installed files (relative to site-packages) of the modules it holds imported: a restore needs none."""
-    chromium = snapshot_maker()
+def missing_for_snapshot(machine: Machine, browser: str | None, has_playwright: bool) -> list[str]:
+    """What making the snapshot needs and this machine lacks (nothing: it can be made)."""
+    missing = [] if browser else [missing_browser_help(machine)]
+    if not has_playwright:
+        missing.append("Playwright for Python is not installed where the wheel is built (pip install . builds "
+                       "in an isolated environment without it).")
+    return missing
+
+
+def snapshot_maker() -> str:
+    """The browser that makes the snapshot; SnapshotUnavailable says what is missing and the way out."""
+    machine = this_machine()
+    browser = find_browser(machine)
+    missing = missing_for_snapshot(machine, browser, importlib.util.find_spec("playwright") is not None)
+    if missing:
+        raise SnapshotUnavailable(
+            "The memory snapshot (the bridge's fast start) is made in a Chromium-based browser with Playwright, "
+            "and cannot be made here:\n- " + "\n- ".join(missing) + "\n"
+            "Build the wheel with `python3 build.py wheel` in a clone of this repository (its .venv has "
+            f"Playwright), or set {PLAIN_START_ENV}=1 for a wheel whose bridge starts without a snapshot.")
+    return browser
+
+
+def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
+    """Ship a memory snapshot of the started bridge, made in `chromium`, in the assets (cached by its
+    inputs); None ships none (plain start). Returns the installed files (relative to site-packages) of
+    the modules it holds imported: a restore needs none."""
     if chromium is None:
+        log("plain start: the extension ships without a memory snapshot")
         return []
     inputs = snapshot_inputs_digest(chromium, assets)
     folder = CACHE / "snapshot" / inputs

@@ -1,7 +1,8 @@
 """Real clients end to end, as agents reach the lab.
 
 - A desktop MCP host: the MCP Python SDK over stdio to `python3 build.py mcp` (@playwright/mcp
-  driving Chromium), started from exactly the configuration README.md and docs/connecting.md give.
+  driving Chromium), started from exactly the configuration README.md and docs/connecting.md give,
+  on the demo's files and on a folder of the user's own (`--contents`).
 - An in-page agent on the @mcp-b/global polyfill, in a Chromium without WebMCP.
 
 Each does what an agent does: list the tools, get_context, get_cells, insert, update with a stale
@@ -13,6 +14,7 @@ and the MCP server on the polyfill.
 
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -28,16 +30,20 @@ from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS
 from pyodide_webmcp.registry import REGISTRY
 
+from buildkit.browser import LINUX_PLACES
+from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
-from buildkit.mcp import (
-    DOCS_BUILD_PY,
-    SERVER_NAME,
-    SOURCES_STAMP,
-    host_config,
-    sources_digest,
-)
+from buildkit.mcp import DOCS_BUILD_PY, SERVER_NAME, host_config
 from buildkit.paths import ROOT
-from tests.hostclients import POLYFILL, McpClient, McpHost, Outcome, PageClient
+from tests.hostclients import (
+    POLYFILL,
+    McpClient,
+    McpHost,
+    Outcome,
+    PageClient,
+    code_cell,
+    notebook,
+)
 
 BUDGET = CALL_BUDGET_MS / 1000
 TOOLS_TIMEOUT = 240
@@ -56,13 +62,26 @@ def documented_configs() -> list[dict]:
     return blocks
 
 
-def start_documented_server(tmp_path: Path, *extra: str) -> McpHost:
+def start_documented_server(tmp_path: Path, *extra: str, env: dict | None = None) -> McpHost:
     """The documented host configuration, with this checkout's build.py, a fresh profile and any free port."""
-    if not SOURCES_STAMP.exists() or SOURCES_STAMP.read_text() != sources_digest():
+    if not site_is_current(snapshot=True):
         pytest.fail("build/site is older than its sources: run python3 build.py test")
     server = documented_configs()[0]["mcpServers"][SERVER_NAME]
     args = [str(ROOT / "build.py") if arg == DOCS_BUILD_PY else arg for arg in server["args"]]
-    return McpHost(server["command"], [*args, "--isolated", "--port", "0", *extra], tmp_path / "server.log").start()
+    return McpHost(server["command"], [*args, "--isolated", "--port", "0", *extra], tmp_path / "server.log",
+                   env).start()
+
+
+def machine_without_a_browser(tmp_path: Path) -> dict:
+    """An environment whose PATH has only Python and Node (npm), and whose home holds no browser yet."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("python3", "node", "npm"):
+        (tools / name).symlink_to(shutil.which(name))
+    if any(Path(place).is_file() for place in LINUX_PLACES):
+        pytest.skip("a browser is installed outside PATH here")
+    return {"PATH": str(tools), "HOME": str(tmp_path), "CHROME_PATH": "", "PLAYWRIGHT_BROWSERS_PATH": "",
+            "XDG_CACHE_HOME": ""}
 
 
 def wait_for_page_tools(client: McpClient) -> dict:
@@ -261,6 +280,59 @@ def test_an_mcp_host_session_stays_on_the_site(mcp_client):
     urls = re.findall(r"^\d+\. \[[A-Z]+\] (\S+)", text, re.M)
     assert urls, text[:500]
     assert [url for url in urls if not url.startswith((origin + "/", "data:", "blob:"))] == []
+
+
+def test_an_mcp_host_on_the_users_own_folder(tmp_path):
+    """`build.py mcp --contents DIR`: the lab's files are DIR's, and what the agent saves stays in the browser."""
+    mine = tmp_path / "my notebooks"
+    (mine / "data").mkdir(parents=True)
+    source = "marker = 'from my folder'"
+    (mine / "mine.ipynb").write_text(json.dumps(notebook([code_cell("first", source)])))
+    (mine / "data" / "numbers.csv").write_text("a,b\n1,2\n")
+    on_disk = (mine / "mine.ipynb").read_bytes()
+    host = start_documented_server(tmp_path, "--contents", str(mine))
+    client = McpClient(host)
+    try:
+        wait_for_page_tools(client)
+        listed, _ = call(client, "jupyter_list_workspace", {"recursive": True})
+        assert {entry["path"] for entry in listed["entries"]} == {"data", "data/numbers.csv", "mine.ipynb"}
+        call(client, "jupyter_open_notebook", {"path": "mine.ipynb"})
+        cell = call(client, "jupyter_get_cells")[0]["cells"][0]
+        assert cell["source"] == source
+        edited = "marker = 'edited in the lab'"
+        call(client, "jupyter_update_cell", {"cellId": cell["id"], "source": edited,
+                                             "expectedSourceHash": cell["sourceHash"]})
+        assert call(client, "jupyter_save_notebook", {})[0]["saved"] is True
+        kept = client.evaluate("path => window.jupyterapp.serviceManager.contents.get(path, {content: true})"
+                               ".then(model => model.content.cells.map(cell => [].concat(cell.source).join('')))",
+                               "mine.ipynb")
+        assert kept == [edited]
+        assert (mine / "mine.ipynb").read_bytes() == on_disk  # the folder keeps its own copy
+    finally:
+        host.close()
+    assert host.stream_errors == []
+
+
+def test_an_mcp_host_without_a_browser_is_told_what_to_install(tmp_path):
+    with pytest.raises(RuntimeError, match="MCP session failed"):
+        start_documented_server(tmp_path, env=machine_without_a_browser(tmp_path))
+    said = (tmp_path / "server.log").read_text()
+    assert "No Chromium-based browser was found" in said and "npx playwright install chromium" in said
+
+
+def test_an_mcp_host_on_playwrights_own_chromium(tmp_path):
+    """No browser on PATH: the Chromium `playwright install chromium` put in the home's cache is found."""
+    environment = machine_without_a_browser(tmp_path)
+    downloaded = tmp_path / ".cache" / "ms-playwright" / "chromium-1255" / "chrome-linux64" / "chrome"
+    downloaded.parent.mkdir(parents=True)
+    downloaded.symlink_to(chromium_path())
+    host = start_documented_server(tmp_path, env=environment)
+    client = McpClient(host)
+    try:
+        assert set(wait_for_page_tools(client)) == {tool.name for tool in DEFAULT_TOOLS}
+    finally:
+        host.close()
+    assert str(downloaded) in (tmp_path / "server.log").read_text()
 
 
 def test_an_agent_on_the_polyfill(polyfill_client):

@@ -3,13 +3,19 @@
 import hashlib
 import importlib.util
 import marshal
+import os
 import re
 import subprocess
+import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from buildkit import bytecode, pyodide_precompile, snapshot
+from buildkit.browser import LINUX_PLACES, Machine
+from buildkit.paths import ROOT
+from buildkit.site import wheel_environment
 from buildkit.wheels import pyodide_lock
 
 # The info block of the npm pyodide@314.0.6 lock.
@@ -131,3 +137,46 @@ def test_a_dependency_that_applies_in_pyodide_but_does_not_ship_fails_the_lock(t
     wheel = make_wheel(tmp_path, "needy", "1.0", {"needy.py": ""}, ["absent; sys_platform == 'emscripten'"])
     with pytest.raises(RuntimeError, match="absent"):
         pyodide_lock([wheel], PYODIDE_INFO, "314.0.6")
+
+
+# --- a wheel without its fast start: only when asked for ------------------------------------------
+
+
+def test_the_wheel_hook_is_told_the_browser_or_to_ship_no_snapshot():
+    environ = {"PATH": "/usr/bin", snapshot.PLAIN_START_ENV: "1", "CHROME_PATH": "/elsewhere/chrome"}
+    with_browser = wheel_environment(environ, "/usr/bin/chromium")
+    assert with_browser["CHROME_PATH"] == "/usr/bin/chromium" and snapshot.PLAIN_START_ENV not in with_browser
+    assert not snapshot.plain_start_requested(with_browser)
+    plain = wheel_environment({"PATH": "/usr/bin", "CHROME_PATH": "/elsewhere/chrome"}, None)
+    assert snapshot.plain_start_requested(plain) and "CHROME_PATH" not in plain and plain["PATH"] == "/usr/bin"
+
+
+@pytest.mark.parametrize("value, plain", [("1", True), ("yes", True), ("0", False), ("", False), (None, False)])
+def test_pip_install_asks_for_a_plain_start_with_an_environment_variable(value, plain):
+    environ = {} if value is None else {snapshot.PLAIN_START_ENV: value}
+    assert snapshot.plain_start_requested(environ) is plain
+
+
+def test_what_the_snapshot_lacks_is_named():
+    nothing = Machine("Linux", {"PATH": "/usr/bin"}, "/home/ann", lambda path: False, lambda name: None,
+                      lambda folder: [])
+    missing = snapshot.missing_for_snapshot(nothing, None, has_playwright=False)
+    assert len(missing) == 2
+    assert missing[0].startswith("No Chromium-based browser was found") and "Playwright for Python" in missing[1]
+    assert snapshot.missing_for_snapshot(nothing, "/usr/bin/chromium", has_playwright=True) == []
+
+
+def test_build_py_wheel_without_a_browser_fails_at_once_saying_what_is_missing(tmp_path):
+    """No CHROME_PATH, a PATH without any browser, a home without Playwright's: it fails before building."""
+    if any(Path(place).is_file() for place in LINUX_PLACES):
+        pytest.skip("a browser is installed outside PATH here")
+    (tmp_path / "bin").mkdir()
+    environ = {key: value for key, value in os.environ.items()
+               if key not in ("CHROME_PATH", "PLAYWRIGHT_BROWSERS_PATH", "XDG_CACHE_HOME")}
+    environ.update(PATH=str(tmp_path / "bin"), HOME=str(tmp_path))
+    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "wheel"], env=environ, cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 1
+    assert "No Chromium-based browser was found" in result.stderr and "--plain-start" in result.stderr
+    assert "npx playwright install chromium" in result.stderr
+    assert "[build]" not in result.stdout + result.stderr  # nothing was built

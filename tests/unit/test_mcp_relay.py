@@ -84,23 +84,19 @@ def test_the_documented_configuration_runs_build_py_mcp():
 
 
 def test_the_polyfill_runs_in_a_chromium_without_webmcp(tmp_path):
-    native = mcp.playwright_config("chromium", headless=True, isolated=True, polyfill=False, output_dir=tmp_path)
-    polyfill = mcp.playwright_config("chromium", headless=True, isolated=True, polyfill=True, output_dir=tmp_path)
+    native = mcp.playwright_config("chromium", headless=True, profile=None, polyfill=False, output_dir=tmp_path)
+    polyfill = mcp.playwright_config("chromium", headless=True, profile=None, polyfill=True, output_dir=tmp_path)
     assert "--enable-features=WebMCP" in native["browser"]["launchOptions"]["args"]
     assert "--enable-features=WebMCP" not in polyfill["browser"]["launchOptions"]["args"]
     assert polyfill["browser"]["initScript"] == [str(mcp.POLYFILL)] and "initScript" not in native["browser"]
     assert native["timeouts"]["settle"] == 0
 
 
-def test_the_site_digest_follows_its_sources_only(tmp_path, monkeypatch):
-    for name in ("py/a.py", "lite/static/big.whl", "py/__pycache__/a.pyc", "tests/t.py", "package.json"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("1")
-    monkeypatch.setattr(mcp, "ROOT", tmp_path)
-    monkeypatch.setattr(mcp, "SITE_SOURCES", ("py", "lite", "package.json"))
-    first = mcp.sources_digest()
-    for ignored in ("lite/static/big.whl", "py/__pycache__/a.pyc", "tests/t.py"):
-        (tmp_path / ignored).write_text("2")
-        assert mcp.sources_digest() == first, ignored
-    (tmp_path / "py/a.py").write_text("2")
-    assert mcp.sources_digest() != first
+def test_each_contents_folder_keeps_its_own_browser_profile(tmp_path):
+    assert mcp.browser_profile(None) == mcp.PROFILE
+    mine = mcp.browser_profile(tmp_path)
+    assert mine != mcp.PROFILE and mine == mcp.browser_profile(tmp_path / ".")
+    kept = mcp.playwright_config("chromium", headless=False, profile=mine, polyfill=False, output_dir=tmp_path)
+    assert kept["browser"]["userDataDir"] == str(mine) and kept["browser"]["isolated"] is False
+    isolated = mcp.playwright_config("chromium", headless=False, profile=None, polyfill=False, output_dir=tmp_path)
+    assert "userDataDir" not in isolated["browser"] and isolated["browser"]["isolated"] is True

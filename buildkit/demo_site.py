@@ -1,0 +1,97 @@
+"""The demo site, built only when what it is built from changed (`build.py build`, `serve`, `mcp`, `test`).
+
+What it is built from: the source files, whether the bridge's memory snapshot could be made (a site
+built without a browser is rebuilt once one is found), and for `--contents DIR` that folder's files:
+such a site is built beside the demo, in a folder of its own, with DIR as its files.
+"""
+
+import hashlib
+from pathlib import Path
+
+from .paths import BUILD, ROOT, SITE
+from .shell import log
+from .stamps import up_to_date
+
+# Files whose change changes the built site.
+SITE_SOURCES = ("py", "lib", "style", "lite", "buildkit", "package.json", "package-lock.json", "constraints.txt",
+                "pyproject.toml", "hatch_build.py", "requirements-dev.txt")
+SKIPPED_SOURCES = ("__pycache__", ".jupyterlite.doit.db", "static")
+SOURCES_STAMP = BUILD / "site.sources.sha256"
+CONTENTS_SITES = BUILD / "contents"
+
+
+def site_digest(snapshot: bool) -> str:
+    """One digest of every file the site is built from, and of whether it has a memory snapshot."""
+    sha = hashlib.sha256(b"snapshot\0" if snapshot else b"plain start\0")
+    for name in SITE_SOURCES:
+        top = ROOT / name
+        files = [top] if top.is_file() else sorted(path for path in top.rglob("*") if path.is_file())
+        for path in files:
+            relative = path.relative_to(ROOT)
+            if any(part in SKIPPED_SOURCES for part in relative.parts):
+                continue
+            sha.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+    return sha.hexdigest()
+
+
+def contents_digest(folder: Path) -> str:
+    """The name, size and modification time of every file under `folder`."""
+    sha = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            sha.update(f"{path.relative_to(folder).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return sha.hexdigest()
+
+
+def contents_key(folder: Path) -> str:
+    """A folder's own name for its site and browser profile: its name and a digest of its absolute path."""
+    resolved = folder.resolve()
+    return f"{resolved.name}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:12]}"
+
+
+def contents_site(folder: Path) -> Path:
+    """Where the site whose files are `folder`'s is built."""
+    return CONTENTS_SITES / contents_key(folder) / "site"
+
+
+def site_is_current(snapshot: bool) -> bool:
+    return (SITE / "index.html").exists() and up_to_date(SOURCES_STAMP, site_digest(snapshot))
+
+
+def build_demo_site(browser: str | None) -> None:
+    """Build build/site (its memory snapshot made in `browser`; None: plain start) and remember its inputs."""
+    from .site import build_site
+
+    if browser is None:
+        log("no Chromium-based browser found: the site's bridge starts without a memory snapshot (a browser "
+            "found later, or CHROME_PATH, rebuilds it with one)")
+    digest = site_digest(snapshot=browser is not None)
+    SOURCES_STAMP.unlink(missing_ok=True)  # a build that fails half-way leaves no stamp
+    build_site(browser)
+    SOURCES_STAMP.write_text(digest)
+
+
+def ensure_site(browser: str | None, contents: Path | None = None) -> Path:
+    """The site to serve, (re)built first when its inputs changed: build/site, or with `contents` the
+    site whose files are that folder's."""
+    from .site import lite_build
+
+    if site_is_current(snapshot=browser is not None):
+        log("site is up to date")
+    else:
+        log("building the site (its sources changed since the last build)")
+        build_demo_site(browser)
+    if contents is None:
+        return SITE
+    site = contents_site(contents)
+    stamp = site.parent / "inputs.sha256"
+    wanted = SOURCES_STAMP.read_text() + contents_digest(contents)
+    if (site / "index.html").exists() and up_to_date(stamp, wanted):
+        log(f"the site of {contents} is up to date")
+    else:
+        log(f"building the site of {contents} (its files or the sources changed)")
+        stamp.unlink(missing_ok=True)
+        lite_build(site, contents)
+        stamp.write_text(wanted)
+    return site
