@@ -1,4 +1,4 @@
-"""The reference site of the side-by-side benchmark: seed 001's JavaScript extension (`jupyterlite-webmcp`,
+"""The reference site of the side-by-side benchmark: the JupyterLite WebMCP reference extension (`jupyterlite-webmcp`,
 pinned in tests/reference-requirements.txt) in the demo site's JupyterLite, Pyodide and contents, without
 this bridge.
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from bench_loads import KERNEL_IDLE, browser_page, load
 from bench_profile import print_profile
-from bench_tasks import measure_tasks, print_tasks
 from bench_sites import (
     CELL_COUNT,
     DELETE_CELLS_FROM,
@@ -29,6 +28,7 @@ from bench_sites import (
     reference_site,
     side_by_side_rows,
 )
+from bench_tasks import measure_tasks, print_tasks
 from hostclients import (
     POLYFILL,
     SAVE_NOTEBOOK,

@@ -1,4 +1,4 @@
-"""The bridge beside the reference: seed 001's JavaScript extension built into the same JupyterLite, Pyodide
+"""The bridge beside the reference: the reference extension (jupyterlite-webmcp) built into the same JupyterLite, Pyodide
 and contents (buildkit/reference.py), measured in one run, interleaved, with the ratio of every figure and
 whether each target of the bridge's budget against the reference is met.
 """
@@ -16,7 +16,7 @@ from buildkit.server import SiteServer
 from tests.measure import BRIDGE_EVENTS, BRIDGE_URLS, percentiles
 
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off]"
-REFERENCE_TOOLS = 22  # seed 001's tools
+REFERENCE_TOOLS = 22  # the reference extension's tools
 
 
 @dataclass
@@ -116,13 +116,13 @@ DELETE_CELLS_FROM = """start => {
 CELL_COUNT = "() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.length"
 LAST_CELL_ID = "() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.at(-1).id"
 
-# The tools seed 001 defines that both sites serve, with the same arguments on both.
+# The tools the reference extension defines that both sites serve, with the same arguments on both.
 SHARED_CALLS = ["jupyter_get_context", "jupyter_get_cells", "jupyter_insert_cell", "jupyter_update_cell",
                 "jupyter_run_cells"]
 
 
 def measure_shared_calls(page, count: int) -> dict:
-    """p50 / p95 around page.webmcp.call_tool of the seed's tools, on the demo notebook."""
+    """p50 / p95 around page.webmcp.call_tool of the reference extension's tools, on the demo notebook."""
     page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=100)
     figures = {
         "jupyter_get_context": repeated(page, "jupyter_get_context", {}, count),
@@ -150,7 +150,7 @@ KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": 
 
 
 def measure_new_tools(page, count: int) -> dict:
-    """The bridge's tools beyond the seed's: search, images, dialogs and waiting for a result."""
+    """The bridge's tools beyond the reference extension's: search, images, dialogs and waiting for a result."""
     figures = {
         "jupyter_search_notebook": repeated(page, "jupyter_search_notebook", {"notebookPath": "demo.ipynb", "query": "print"},
                                             count),

@@ -2,7 +2,7 @@
 
 Access lives under one metadata key on the cell or notebook, so it travels with
 the .ipynb file. Only the human sets it; no tool can. A cell stores it as
-`access`; a notebook as `notebookAccess` (seed 001's field), and notebooks
+`access`; a notebook as `notebookAccess` (the reference extension's field), and notebooks
 written by earlier versions of this bridge carry `access`: both are read and
 the stricter wins. Absent means the owner's default (write unless the settings
 say otherwise); anything unreadable means none.
@@ -49,7 +49,7 @@ def cell_access(metadata: Any, default: Access = "write") -> Access:
 
 
 def notebook_access(metadata: Any, default: Access = "write") -> Access:
-    """A notebook's access from its metadata: the seed's field and the legacy one, the stricter winning;
+    """A notebook's access from its metadata: the reference extension's field and the legacy one, the stricter winning;
     `default` (the owner's setting) when it has neither."""
     entry = _entry(metadata)
     if entry is _ABSENT or (isinstance(entry, dict) and NOTEBOOK_FIELD not in entry and LEGACY_NOTEBOOK_FIELD not in entry):
@@ -75,7 +75,7 @@ def with_cell_access(metadata: Any, access: Access) -> dict[str, Any]:
 
 
 def with_notebook_access(metadata: Any, access: Access) -> dict[str, Any]:
-    """The notebook's entry with the seed's field set; the legacy field goes, so it cannot override the choice."""
+    """The notebook's entry with the reference extension's field set; the legacy field goes, so it cannot override the choice."""
     entry = _entry_copy(metadata)
     entry.pop(LEGACY_NOTEBOOK_FIELD, None)
     entry[NOTEBOOK_FIELD] = access

@@ -1,7 +1,7 @@
 """The result envelope every tool returns, bounded to MAX_TOTAL_RESULT_BYTES.
 
 An envelope is `{content: [{type: "text", text}], structuredContent?, isError?}` where `text` is
-the payload as compact JSON (seed 001's contract: clients parse `content[0].text`). Only
+the payload as compact JSON (the reference extension's contract: clients parse `content[0].text`). Only
 `content` and `isError` cross to the page (`wire`): every WebMCP client serializes the tool's
 whole return value for the model, so a `structuredContent` beside the text made the model read
 each payload twice, and neither Chromium nor the MCP servers pass it on as structured content.

@@ -1,9 +1,9 @@
 """Every hash the bridge computes: write guards, change tokens and the stored review fingerprints.
 
 `source_hash` and `revision` are this bridge's own opaque tokens. The stored
-review formats follow seed 001: `stable_hash` (two FNV-1a passes over UTF-16
+review formats follow the JupyterLite WebMCP reference extension (jupyterlite-webmcp): `stable_hash` (two FNV-1a passes over UTF-16
 code units) gives `selectedTextHash` and, over the output's canonical JSON,
-`outputFingerprint`, so notebooks written by the seed's implementation and by
+`outputFingerprint`, so notebooks written by the reference extension (jupyterlite-webmcp) and by
 this bridge agree.
 """
 
@@ -71,7 +71,7 @@ def _fnv1a(data: bytes, basis: int) -> int:
 
 
 def stable_hash(text: str) -> str:
-    """Seed 001's string hash: FNV-1a over UTF-16 code units, twice (offset basis, then the prime)."""
+    """The reference extension's string hash: FNV-1a over UTF-16 code units, twice (offset basis, then the prime)."""
     data = text.encode("utf-16-le", "surrogatepass")
     return f"{_fnv1a(data, _FNV_OFFSET):08x}{_fnv1a(data, _FNV_PRIME):08x}"
 
@@ -182,7 +182,7 @@ def _payload(mime: str, value: Any, depth: int) -> Any:
 def output_fingerprint(output: Any) -> str:
     """Stable across re-runs that print the same thing (execution count ignored, payloads by size).
 
-    Seed 001's FNV-1a runs as a Python loop, about a second per million characters on the page's main
+    The reference extension's FNV-1a runs as a Python loop, about a second per million characters on the page's main
     thread; a canonical form longer than FNV_FINGERPRINT_CHARS (a long printed text) is hashed with SHA-256.
     """
     text = js_json(_canonical({} if output is None else output))

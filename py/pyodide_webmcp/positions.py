@@ -1,7 +1,7 @@
 """Positions in a cell's source, in one place.
 
 Agents count columns in characters. Browser editors, and the source ranges
-that seed 001 stores, count UTF-16 code units (a character outside the Basic
+that the reference extension (jupyterlite-webmcp) stores, count UTF-16 code units (a character outside the Basic
 Multilingual Plane is two). Lines are split on "\\n" only.
 """
 
@@ -56,7 +56,7 @@ def position_of(source: str, offset: int) -> Position:
 
 
 def to_utf16(source: str, position: Position) -> Position:
-    """A character position as the UTF-16 position seed 001 stores (clamped into the source)."""
+    """A character position as the UTF-16 position the reference extension stores (clamped into the source)."""
     lines = _lines(source)
     line = max(0, min(position["line"], len(lines) - 1))
     return {"line": line, "column": index_to_utf16(lines[line], position["column"])}

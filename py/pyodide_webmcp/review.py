@@ -1,7 +1,7 @@
 """Review threads: their stored format, where their anchors point now, and the operations on them.
 
 Pure: the adapter reads and writes the metadata entry; the tools and the
-Comments tab share everything here. The stored format is seed 001's
+Comments tab share everything here. The stored format is the reference extension's
 (`sourceRange`, `selectedTextHash`, `outputFingerprint`); threads this bridge
 wrote before (`range`, `fingerprint`) are read too. Writing never drops,
 rewrites or reorders what it does not change: every other thread, field and
@@ -57,7 +57,7 @@ class Range(TypedDict):
 
 
 class Anchor(TypedDict):
-    """What a thread is attached to, as stored (seed 001's field names; sourceRange in UTF-16 code units)."""
+    """What a thread is attached to, as stored (the reference extension's field names; sourceRange in UTF-16 code units)."""
 
     kind: AnchorKind
     cellId: str
@@ -129,7 +129,7 @@ class StoredAnchor:
     cell_id: str
     selected_text: Optional[str] = None
     range: Optional[Range] = None
-    range_in_utf16: bool = True  # seed 001 stores UTF-16 columns; this bridge once stored characters
+    range_in_utf16: bool = True  # the reference extension stores UTF-16 columns; this bridge once stored characters
     text_hash: Optional[str] = None
     prefix: str = ""
     suffix: str = ""
@@ -212,7 +212,7 @@ class StoredThread:
 
     @classmethod
     def read(cls, index: int, raw: Any) -> Optional["StoredThread"]:
-        """The thread, or None when it cannot be read (seed 001's own rules of what is readable)."""
+        """The thread, or None when it cannot be read (the reference extension's own rules of what is readable)."""
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"]:
             return None
         anchor = StoredAnchor.read(raw.get("anchor"))
@@ -336,7 +336,7 @@ def _new_message(body: str, author: Author, now: str) -> dict:
     return {"id": new_id(), "author": dict(author), "createdAt": now, "body": body}
 
 
-# New anchors, in seed 001's format ---------------------------------------------------------------
+# New anchors, in the reference extension's format ---------------------------------------------------------------
 
 
 def cell_anchor(cell_id: str) -> dict:
@@ -404,7 +404,7 @@ class LiveCell:
 
 
 def _legacy_fingerprint(output: dict[str, Any]) -> str:
-    """The output fingerprint this bridge stored before it wrote seed 001's format."""
+    """The output fingerprint this bridge stored before it wrote the reference extension's format."""
     reduced = {key: value for key, value in output.items() if key != "execution_count"}
     data = reduced.get("data")
     if isinstance(data, dict):

@@ -60,7 +60,7 @@ def select_cells(records: CellList, args: CellSelection, path: str) -> Selection
 
 
 def listing(selection: Selection, kept: int, total: int) -> dict:
-    """truncated / omittedCount (the seed's) and hasMore / nextStartIndex (where to continue)."""
+    """truncated / omittedCount (the reference extension's) and hasMore / nextStartIndex (where to continue)."""
     omitted = len(selection.indexes) - kept
     return {
         "truncated": omitted > 0,
