@@ -130,8 +130,8 @@ FIELDS = {
     "prefix": "Up to 80 characters before the text, for re-anchoring.",
     "suffix": "Up to 80 characters after the text, for re-anchoring.",
     "outputChanged": "Whether the anchored output was replaced or removed since.",
-    "omittedMessages": "Messages left out: between the first and the most recent ones; after a reply, resolve "
-    "or reopen, all but those the call added.",
+    "omittedMessages": "Messages left out between the first and the most recent ones (after a reply, resolve "
+    "or reopen: all but the first and those the call added).",
     "unreadableThreadCount": "Stored threads this bridge cannot read (kept untouched), on cells the agent can see.",
     "context": "The anchored cell as it is now (outputs included for an output anchor).",
     # Bounds and paging

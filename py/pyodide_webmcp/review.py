@@ -540,14 +540,15 @@ def capped_messages(messages: Sequence[Message]) -> tuple[list[Message], int]:
 
 
 def public_thread(thread: StoredThread, only_last: Optional[int] = None) -> tuple[Thread, int]:
-    """The thread as agents read it, its messages capped; after a write, `only_last` of them (those the
-    write added: the agent has read the rest), and how many were left out."""
+    """The thread as agents read it, its messages capped, and how many were left out. After a write,
+    the first message (the original comment, as always) and the `only_last` the write added: the agent
+    has read the rest."""
     shown = thread.public()
     if only_last is None:
         shown["messages"], omitted = capped_messages(thread.messages)
     else:
-        shown["messages"] = list(thread.messages[len(thread.messages) - only_last:]) if only_last else []
-        omitted = len(thread.messages) - len(shown["messages"])
+        kept = [*thread.messages[:1], *thread.messages[max(1, len(thread.messages) - only_last):]]
+        shown["messages"], omitted = kept, len(thread.messages) - len(kept)
     return shown, omitted
 
 

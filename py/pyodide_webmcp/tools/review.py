@@ -294,7 +294,7 @@ class ReplyArguments(ThreadArguments):
 
 
 async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> ThreadResult:
-    """Apply a change to a thread; the result shows only the messages it added (the agent has the rest)."""
+    """Apply a change to a thread; the result shows its first message and those the change added."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     store = review_store(notebook)
