@@ -1,5 +1,6 @@
 """Pyodide wheels: the pinned downloads, the bridge's own wheel, and the lock that lists shipped wheels."""
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -27,11 +28,29 @@ def download_wasm_wheels(requirements: Path) -> list[Path]:
     return sorted(destination.glob("*.whl"))
 
 
-def build_bridge_wheel(destination: Path) -> Path:
+def build_bridge_wheel(destination: Path, catalog: dict) -> Path:
+    """The bridge's wheel, with its tools' catalog (catalog.json) written into the package."""
     from hatchling.builders.wheel import WheelBuilder
 
-    builder = WheelBuilder(str(BRIDGE_SOURCE))
+    source = destination / "source"
+    shutil.copytree(BRIDGE_SOURCE, source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (source / "pyodide_webmcp" / "catalog.json").write_text(json.dumps(catalog, separators=(",", ":")))
+    builder = WheelBuilder(str(source))
     return Path(next(builder.build(directory=str(destination), versions=["standard"])))
+
+
+def bridge_catalog() -> tuple[dict, dict]:
+    """The tools' catalog, read off the bridge's source by this (CPython) interpreter, and the early
+    descriptors the page lists from it (see py/pyodide_webmcp/early.py)."""
+    sys.path.insert(0, str(BRIDGE_SOURCE))
+    try:
+        from pyodide_webmcp.catalog import catalog_of, early_copy, to_data
+        from pyodide_webmcp.registry import REGISTRY
+
+        catalog = catalog_of(REGISTRY)
+        return to_data(catalog), early_copy(catalog)
+    finally:
+        sys.path.remove(str(BRIDGE_SOURCE))
 
 
 def pyodide_lock(wheels: list[Path], info: dict, pyodide_version: str) -> PyodideLockSpec:

@@ -505,8 +505,6 @@ export async function makeSnapshot(site) {
   // The JS-facing layer too, so a restore starts serving without importing it. It only names page
   // globals (document, setTimeout, ...), which the snapshot records by path.
   pyodide.pyimport(`${site.manifest.module}.adapter`).destroy();
-  // The tools as the host lists them before the interpreter has started (see early.js).
-  const early = JSON.parse(bridge.early_descriptors());
   bridge.destroy();
   // The installed files of the modules the snapshot holds imported: a restore writes back only the rest.
   const imported = JSON.parse(
@@ -517,6 +515,10 @@ json.dumps([path for module in list(sys.modules.values())
   );
   const sitePackages = `${pyodide._api.sitePackages}/`;
   const importedFiles = imported.filter(path => path.startsWith(sitePackages)).map(path => path.slice(sitePackages.length));
+  // The bridge's own modules it holds imported: its tools are imported on their first call, not here.
+  const bridgeModules = JSON.parse(
+    pyodide.runPython(`import json, sys; json.dumps(sorted(m for m in sys.modules if m.startswith("${site.manifest.module}")))`)
+  );
   // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
   const loadedPackages = {};
   for (const [name, source] of Object.entries(pyodide.loadedPackages)) {
@@ -524,5 +526,5 @@ json.dumps([path for module in list(sys.modules.values())
     delete pyodide.loadedPackages[name];
   }
   const memory = pyodide.makeMemorySnapshot();
-  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending, early, importedFiles };
+  return { memory, loadedPackages, jspi: !!WebAssembly.Suspending, importedFiles, bridgeModules };
 }

@@ -1,5 +1,6 @@
 // Lists the tools as soon as the manifest arrives, from the build's copy of their descriptors
-// (made by Python beside the snapshot: py/pyodide_webmcp/early.py), while the interpreter starts.
+// (made from the tools' catalog when the extension is built: py/pyodide_webmcp/early.py), while the
+// interpreter starts.
 // A call waits for Python, then Python serves it; past the default call budget it is refused,
 // not run (BRIDGE_STARTING), and if Python never starts it is refused too (BRIDGE_UNAVAILABLE).
 // Python takes these registrations over, or withdraws them when its tools differ.
@@ -10,7 +11,7 @@
  * `started()` / `failed()`, or null when the manifest has no early descriptors.
  */
 export function registerEarly(modelContext, manifest, settings) {
-  const early = manifest.snapshot && manifest.snapshot.early;
+  const early = manifest.early;
   if (!early) {
     return null;
   }

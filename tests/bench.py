@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from bench_loads import KERNEL_IDLE, browser_page, load
+from bench_first_calls import measure_first_calls, print_first_calls
 from bench_profile import print_profile
 from bench_sites import (
     CELL_COUNT,
@@ -322,6 +323,8 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
             result["slowLink"] = measure_slow_link(playwright, chromium, [bridge, reference], options.slow_runs)
             result["loads"] = loads
             result["calls"], result["scale"], result["callsBesideJs"] = {}, {}, {}
+            if not options.loads_only:
+                result["firstCalls"] = measure_first_calls(playwright, chromium, bridge)
             for site in () if options.loads_only else (bridge, reference):
                 with browser_page(playwright, chromium) as page:
                     load(page, site, reload=False, trace=False, memory=False)
@@ -346,6 +349,7 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
         print_boot(result)
         if not options.loads_only:
             print_calls(result["callsBesideJs"], options.calls)
+            print_first_calls(result["firstCalls"])
         print_side_by_side(result["sideBySide"], options.runs)
         print_profile(result["profile"])
     if not options.loads_only:

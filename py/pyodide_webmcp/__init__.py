@@ -1,29 +1,34 @@
 """WebMCP bridge for JupyterLite: notebook tools served from a main-thread Pyodide.
 
-Importing the package builds the tool registry and touches no JavaScript;
-only `start` does, so the package imports on CPython and can be snapshotted.
+Importing the package touches no JavaScript and imports no tool: `start` learns the tools from their
+catalog and each tool's module is imported on its first call, so the package imports on CPython and
+its start is held in a small memory snapshot.
 """
 
+import importlib
 import sys
 
-from . import tools  # noqa: F401  (registers the tools)
-from .early import early_tools
 from .registry import REGISTRY
-from .text import to_json
 
 __version__ = "0.1.0"
 
+STARTUP_MODULES = (
+    "pydantic",
+    "pyodide_webmcp.catalog",
+    "pyodide_webmcp.schema",
+    "pyodide_webmcp.envelope",
+    "pyodide_webmcp.notebooks",
+    "pyodide_webmcp.writes",
+)
+"""What the start imports before the memory snapshot is made: what serving needs, and what most tools
+share; the tools themselves are imported on their first call."""
+
 
 def prepare() -> int:
-    """Build every tool's schemas now (run before the build-time memory snapshot)."""
-    for tool in REGISTRY:
-        tool.input_schema, tool.output_schema
-    return len(REGISTRY)
-
-
-def early_descriptors() -> str:
-    """The tools as the host lists them before Python starts (JSON; made beside the build-time snapshot)."""
-    return to_json(early_tools(REGISTRY))
+    """Import what the start needs (run before the build-time memory snapshot); returns how many modules."""
+    for module in STARTUP_MODULES:
+        importlib.import_module(module)
+    return len(STARTUP_MODULES)
 
 
 def reseed() -> None:
@@ -39,5 +44,8 @@ def reseed() -> None:
 async def start(host) -> int:
     """Register every tool with the page's WebMCP model context (called by the JS host)."""
     from .adapter import serve
+    from .catalog import load_catalog
 
-    return await serve(host, REGISTRY)
+    catalog = load_catalog(REGISTRY)
+    REGISTRY.modules = catalog.modules()
+    return await serve(host, REGISTRY, catalog)

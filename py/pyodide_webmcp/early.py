@@ -1,42 +1,41 @@
 """The build's copy of the tool descriptors, so the page lists the tools before Python has started.
 
-Made when the extension is built (beside the memory snapshot, by the same interpreter) and shipped
-in its manifest. The host registers these descriptors as soon as the manifest arrives; each call
-waits for Python (at most the default call budget, then `BRIDGE_STARTING`; `BRIDGE_UNAVAILABLE`
-if Python never starts) and is then served by it. Python keeps those registrations only when
-their digest is its own registry's, and registers its own otherwise (see adapter/registrations.py).
-The two refusals are made here, so their shape has one home (the envelope).
+Made when the extension is built, from the tools' catalog (catalog.py), and shipped in its manifest.
+The host registers these descriptors as soon as the manifest arrives; each call waits for Python (at
+most the default call budget, then `BRIDGE_STARTING`; `BRIDGE_UNAVAILABLE` if Python never starts) and
+is then served by it. Python keeps those registrations only when their digest is its catalog's, and
+registers its own otherwise (see adapter/registrations.py). The two refusals are made here, so their
+shape has one home (the envelope).
 """
 
-from typing import Any
+from typing import Any, Iterable
 
 from . import limits
 from .envelope import failure, wire
 from .errors import ErrorCode, ToolError, error_payload
 from .hashing import sha256_hex
-from .registry import Registry
 from .text import to_json
 
 STARTING_MESSAGE = "The bridge's Python is still starting; this call was not run."
 UNAVAILABLE_MESSAGE = "The bridge could not start on this page; this call was not run."
 
 
-def descriptors_digest(registry: Registry) -> str:
+def descriptors_digest(descriptors: Iterable[dict[str, Any]]) -> str:
     """Changes with any tool's name, description, schema or annotations."""
-    return sha256_hex(to_json([tool.descriptor() for tool in registry]))
+    return sha256_hex(to_json(list(descriptors)))
 
 
 def _refusal(code: ErrorCode, message: str) -> dict[str, Any]:
     return wire(failure(error_payload(ToolError(code, message))))
 
 
-def early_tools(registry: Registry) -> dict[str, Any]:
-    """What the host needs to list the tools early: each descriptor with its opt-in setting, the
-    digest Python checks, how long a call waits for Python, and the two refusals."""
+def early_tools(tools: Iterable[tuple[dict[str, Any], Any]], digest: str) -> dict[str, Any]:
+    """What the host needs to list the tools early: each (descriptor, opt-in setting), the digest Python
+    checks, how long a call waits for Python, and the two refusals."""
     return {
-        "digest": descriptors_digest(registry),
+        "digest": digest,
         "budgetMs": limits.CALL_BUDGET_MS,
-        "tools": [{**tool.descriptor(), "setting": tool.setting} for tool in registry],
+        "tools": [{**descriptor, "setting": setting} for descriptor, setting in tools],
         "starting": _refusal(ErrorCode.BRIDGE_STARTING, STARTING_MESSAGE),
         "unavailable": _refusal(ErrorCode.BRIDGE_UNAVAILABLE, UNAVAILABLE_MESSAGE),
     }

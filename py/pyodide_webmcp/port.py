@@ -135,6 +135,15 @@ class NotebookPort(NotebookReader, Protocol):
 
     async def focus_cell(self, index: int, selection: Optional[EditorSelection]) -> None: ...
 
+    # What Propose mode needs of the notebook it shows a proposal in
+
+    def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
+        """Show a page element under the cell, following it as it moves; returns a function that stops."""
+
+    def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
+        """Call `deny(reason)` if the cell is deleted, the notebook closed, renamed or moved; returns a function
+        that stops watching."""
+
 
 class ProposalsPort(Protocol):
     """Propose mode: the human's switch and the proposals waiting for them."""

@@ -1,6 +1,7 @@
 """The tool registry: a tool is one typed async function plus a decorator."""
 
 import asyncio
+import importlib
 import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -135,9 +136,17 @@ class Tool:
             return failure(error_payload(exc))
 
 
+TOOLS_PACKAGE = "pyodide_webmcp.tools"
+"""Its `import_all` imports every tool module, which registers every tool."""
+
+
 class Registry:
+    """Every tool, registered by its module's import. Where the catalog says which module defines a tool
+    (`modules`), a lookup imports only that one, on the tool's first call; iterating imports them all."""
+
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
+        self.modules: dict[str, str] = {}
 
     def tool(
         self,
@@ -188,13 +197,24 @@ class Registry:
         return register
 
     def __iter__(self):
+        self._import_all()
         return iter(self._tools.values())
 
     def __len__(self) -> int:
+        self._import_all()
         return len(self._tools)
 
     def get(self, name: str) -> Optional[Tool]:
+        if name not in self._tools:
+            if name in self.modules:
+                importlib.import_module(self.modules[name])
+            else:
+                self._import_all()
         return self._tools.get(name)
+
+    @staticmethod
+    def _import_all() -> None:
+        importlib.import_module(TOOLS_PACKAGE).import_all()
 
 
 def unwrapped(text: str) -> str:

@@ -44,6 +44,7 @@ class MemoryNotebook:
         self.executions = 0
         self.saved = 0
         self.namespace: dict[str, Any] = {}
+        self.proposal_watchers: dict[str, Any] = {}
 
     def access(self):
         return notebook_access(self.notebook_metadata)
@@ -183,6 +184,13 @@ class MemoryNotebook:
 
     async def focus_cell(self, index, selection) -> None:
         self.active = index
+
+    def keep_below_cell(self, cell_id: str, node: Any):
+        return lambda: None
+
+    def watch_proposal(self, cell_id: str, deny):
+        self.proposal_watchers[cell_id] = deny
+        return lambda: self.proposal_watchers.pop(cell_id, None)
 
 
 class MemoryProposals:

@@ -238,9 +238,8 @@ def test_update_needs_source_and_hash():
     assert unknown_action["error"] == "INVALID_ARGUMENT" and unknown_action["field"] == "action"
 
 
-def test_prepare_builds_every_schema_before_a_snapshot():
-    assert pyodide_webmcp.prepare() == len(REGISTRY)
-    assert all({"input_schema", "output_schema"} <= vars(tool).keys() for tool in REGISTRY)
+def test_prepare_imports_what_the_start_needs():
+    assert pyodide_webmcp.prepare() == len(pyodide_webmcp.STARTUP_MODULES)
 
 
 def test_reseed_replaces_a_frozen_random_state():

@@ -10,9 +10,10 @@ from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
 from ..calls import CallTable
-from ..early import descriptors_digest
-from ..envelope import wire
-from ..registry import CallContext, NeverAborted, Registry, Tool
+from ..catalog import Catalog, Entry
+from ..envelope import failure, wire
+from ..errors import ErrorCode, ToolError, error_payload
+from ..registry import CallContext, NeverAborted, Registry
 from ..settings import Settings
 from ..text import to_json
 from .ffi import js_value, to_python
@@ -52,7 +53,7 @@ def _arguments(raw: Any) -> Any:
         return raw
 
 
-async def serve(host: Any, registry: Registry) -> int:
+async def serve(host: Any, registry: Registry, catalog: Catalog) -> int:
     """Register the tools the owner's settings allow, and follow the settings live; returns how many took."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
@@ -65,29 +66,29 @@ async def serve(host: Any, registry: Registry) -> int:
     lab.output_selection = OutputSelectionTracker(lab)
     await asyncio.sleep(0)
 
-    def execute_for(tool: Tool) -> Any:
+    def execute_for(name: str) -> Any:
         async def execute(raw: Any = None, options: Any = None) -> Any:
             signal = js_value(getattr(options, "signal", None)) if js_value(options) is not None else None
             abort = SignalAbort(signal) if signal is not None else NeverAborted()
             context = CallContext(lab, abort, calls=calls, budget_ms=settings.current.call_budget_ms)
             started = performance.now()
             try:
-                envelope = await tool.call(_arguments(raw), context)
+                envelope = await _call(registry, name, raw, context)
             finally:
-                _time_call(tool.name, started)
+                _time_call(name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(wire(envelope)))
 
         return create_proxy(execute)
 
-    def descriptor(tool: Tool) -> Any:
+    def descriptor(entry: Entry) -> Any:
         # Through JSON so schema defaults of None stay null (to_js would drop them).
-        described = JSON.parse(to_json(tool.descriptor()))
-        described.execute = execute_for(tool)
+        described = JSON.parse(to_json(entry.descriptor))
+        described.execute = execute_for(entry.name)
         return described
 
-    registrations = Registrations(host.modelContext, registry, descriptor)
-    registrations.adopt(js_value(host.early), descriptors_digest(registry), execute_for)
+    registrations = Registrations(host.modelContext, catalog, descriptor)
+    registrations.adopt(js_value(host.early), execute_for)
     await asyncio.sleep(0)
 
     async def follow(current: Settings) -> None:
@@ -102,6 +103,17 @@ async def serve(host: Any, registry: Registry) -> int:
     settings.on_change(lambda current: asyncio.ensure_future(follow(current)))
     await follow(settings.current)
     return registrations.count
+
+
+async def _call(registry: Registry, name: str, raw: Any, context: CallContext) -> dict[str, Any]:
+    """The tool's call; its module is imported on its first call (never an exception reaching the agent)."""
+    try:
+        tool = registry.get(name)
+    except Exception as error:
+        return failure(error_payload(error))
+    if tool is None:
+        return failure(error_payload(ToolError(ErrorCode.INTERNAL_ERROR, f"No tool named {name} in this bridge.")))
+    return await tool.call(_arguments(raw), context)
 
 
 def _time_call(name: str, started: float) -> None:

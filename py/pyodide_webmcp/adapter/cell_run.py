@@ -15,13 +15,14 @@ from pyodide.ffi import create_once_callable, create_proxy
 from ..calls import current_call
 from .ffi import js_value, to_js_object
 from .kernel_watch import RunCancelled
+from .services import NotebookServices
 
 
-async def run_through_executor(lab: Any, panel: Any, widget: Any) -> str:
+async def run_through_executor(services: NotebookServices, panel: Any, widget: Any) -> str:
     """Run one code cell: "ok", "error" for a reply that was not ok, "gone" when the cell's view went away
     mid-run; RunCancelled when its request was cancelled (the kernel went away)."""
     notebook = panel.content
-    actions = lab.classes.NotebookActions
+    actions = services.notebook_actions
 
     def announce(signal: Any) -> Any:
         return create_proxy(lambda args: signal.emit(Object.assign(Object.new(), args, to_js_object({"notebook": notebook}))))
@@ -38,7 +39,7 @@ async def run_through_executor(lab: Any, panel: Any, widget: Any) -> str:
             "sessionContext": panel.sessionContext,
         }
     )
-    promise = lab.cell_executor.runCell(options)
+    promise = services.cell_executor.runCell(options)
 
     def release(*_: Any) -> None:
         on_scheduled.destroy()

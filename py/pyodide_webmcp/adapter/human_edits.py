@@ -1,24 +1,24 @@
 """Attributes genuine human source changes to the human in each cell's provenance trail."""
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from js import clearTimeout, setTimeout
 from pyodide.ffi import create_once_callable, create_proxy
 
 from .. import limits
+from ..calls import CallTable
 from ..provenance import human_changes
 from .notebook import NotebookHandle
-
-if TYPE_CHECKING:
-    from .lab import Lab
+from .services import NotebookServices
 
 
 class HumanEditRecorder:
     """Attributes genuine human source changes, debounced, deferring to tool calls in flight."""
 
-    def __init__(self, lab: "Lab"):
-        self._lab = lab
-        self._baselines: dict[str, dict[str, str]] = {}
+    def __init__(self, services: NotebookServices, calls: CallTable):
+        self._services = services
+        self._calls = calls
+        self._baselines = services.edit_baselines
         self._timers: dict[str, Any] = {}
         self._flushers: dict[str, Any] = {}
         self._proxies: list[Any] = []
@@ -33,8 +33,8 @@ class HumanEditRecorder:
         key = str(panel.id)
 
         def start(*_: Any) -> None:
-            handle = NotebookHandle(self._lab, panel)
-            self._baselines[key] = {c.id: c.source_hash for c in handle.cells()}
+            handle = NotebookHandle(self._services, panel)
+            self._baselines.reset(key, {c.id: c.source_hash for c in handle.cells()})
             handle.refresh_markers()
             # One proxy per notebook for the debounced flush and one for the change slot, made once.
             self._flushers[key] = create_proxy(lambda: self._flush(panel))
@@ -53,23 +53,16 @@ class HumanEditRecorder:
         key = str(panel.id)
         self._timers.pop(key, None)
         if panel.isDisposed:
-            self._baselines.pop(key, None)
+            self._baselines.forget(key)
             return
-        if self._lab.calls.running():  # an agent call may still be writing: it attributes its own edits
+        if self._calls.running():  # an agent call may still be writing: it attributes its own edits
             self._schedule(key)
             return
-        handle = NotebookHandle(self._lab, panel)
+        handle = NotebookHandle(self._services, panel)
         cells = handle.cells()
-        changes = human_changes(self._baselines[key], ((c.id, c.source_hash) for c in cells))
+        changes = human_changes(self._baselines.get(key), ((c.id, c.source_hash) for c in cells))
         for cell_id, action in changes:
             handle.record_history(cell_id, "human", action)
-        self._baselines[key] = {c.id: c.source_hash for c in cells}
+        self._baselines.reset(key, {c.id: c.source_hash for c in cells})
         if any(action == "inserted" for _, action in changes):
             handle.refresh_markers()  # a pasted cell may carry access metadata
-
-    def settle(self, panel: Any, cell_id: str, digest: str) -> None:
-        baseline = self._baselines.get(str(panel.id))
-        if baseline is not None:
-            baseline[cell_id] = digest
-
-

@@ -16,31 +16,14 @@ from ..settings import AccessDefaults
 from ..snippets import SnippetLog
 from .commands import LabCommands
 from .dialogs import DialogWatcher
+from .documents import DocumentCache, EditBaselines
 from .ffi import js_value, to_js_object, to_python
 from .human_edits import HumanEditRecorder
 from .images import render_image
 from .notebook import NotebookHandle
 from .proposals import ProposalBoard
+from .services import NotebookServices
 from .settings import SettingsWatcher
-
-
-class DocumentCache:
-    """What was last read from each notebook's document, valid while its version (the host's counter) stands."""
-
-    def __init__(self, max_notebooks: int) -> None:
-        self._kept: dict[str, tuple[int, Any]] = {}
-        self._max_notebooks = max_notebooks
-
-    def get(self, notebook: str, version: int) -> Any:
-        kept = self._kept.get(notebook)
-        return kept[1] if kept is not None and kept[0] == version else None
-
-    def put(self, notebook: str, version: int, value: Any) -> Any:
-        self._kept.pop(notebook, None)
-        self._kept[notebook] = (version, value)
-        while len(self._kept) > self._max_notebooks:
-            del self._kept[next(iter(self._kept))]
-        return value
 
 
 class Lab:
@@ -50,17 +33,24 @@ class Lab:
         self.app = host.app
         self.settings = settings
         self.classes = host.classes
-        self.cell_executor = host.cellExecutor
-        self.readers = host.readers
         self.calls = calls
         self.output_selection = None
         self.proposals = ProposalBoard()
         self.dialogs = DialogWatcher(host.classes.Dialog, calls)
         self.commands = LabCommands(host.app.commands, self.dialogs)
         self.snippet_log = SnippetLog()
-        self.human_edits = HumanEditRecorder(self)
-        self.cell_lists = DocumentCache(limits.MAX_CACHED_CELL_LISTS)
-        self.cell_outputs = DocumentCache(limits.MAX_CACHED_OUTPUT_NOTEBOOKS)  # per notebook, {cell index: outputs}
+        self.notebook_services = NotebookServices(
+            shell=host.app.shell,
+            readers=host.readers,
+            cell_executor=host.cellExecutor,
+            notebook_actions=host.classes.NotebookActions,
+            dialogs=self.dialogs,
+            cell_lists=DocumentCache(limits.MAX_CACHED_CELL_LISTS),
+            cell_outputs=DocumentCache(limits.MAX_CACHED_OUTPUT_NOTEBOOKS),  # per notebook, {cell index: outputs}
+            edit_baselines=EditBaselines(),
+            access_defaults=lambda: self.settings.current.access,
+        )
+        self.human_edits = HumanEditRecorder(self.notebook_services, calls)
         self._tracker = host.tracker
         self._documents = host.docManager
         self._file_browser = js_value(host.fileBrowser)
@@ -79,12 +69,12 @@ class Lab:
 
     def current_notebook(self) -> Optional[NotebookHandle]:
         panel = js_value(self._tracker.currentWidget)
-        return NotebookHandle(self, panel) if panel is not None and panel.context.isReady else None
+        return NotebookHandle(self.notebook_services, panel) if panel is not None and panel.context.isReady else None
 
     def find_notebook(self, path: str) -> Optional[NotebookHandle]:
         """The open notebook at `path`, once JupyterLab has loaded it (a panel whose file failed to load is not one)."""
         panel = js_value(self._documents.findWidget(path, "Notebook"))
-        return NotebookHandle(self, panel) if panel is not None and panel.context.isReady else None
+        return NotebookHandle(self.notebook_services, panel) if panel is not None and panel.context.isReady else None
 
     async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> NotebookHandle:
         if not self._page.opensNotebooks and js_value(self._documents.findWidget(path, "Notebook")) is None:
@@ -98,7 +88,7 @@ class Lab:
         await self.dialogs.wait(panel.context.ready, "opened the notebook")
         # A notebook without a kernelspec makes JupyterLab ask which kernel to start: a dialog of this call.
         await self.dialogs.wait(panel.sessionContext.ready, "started its kernel", limits.SESSION_READY_WAIT_MS, required=False)
-        return NotebookHandle(self, panel)
+        return NotebookHandle(self.notebook_services, panel)
 
     async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
         return await render_image(mime, data)

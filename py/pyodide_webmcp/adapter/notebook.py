@@ -1,7 +1,7 @@
 """One open notebook panel: its live model, view and kernel, as the port's NotebookPort."""
 
 import json
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 from js import JSON, setTimeout
 from pyodide.ffi import create_once_callable, create_proxy, jsnull
@@ -27,10 +27,8 @@ from ..views import CellList, CellRecord, EditorState
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import waits_for_input, watch_execution
+from .services import NotebookServices
 from .snippets import run_snippet
-
-if TYPE_CHECKING:
-    from .lab import Lab
 
 _KERNEL_STATUS = {
     "idle": "idle",
@@ -47,8 +45,8 @@ _KERNEL_STATUS = {
 class NotebookHandle:
     """One open notebook panel."""
 
-    def __init__(self, lab: "Lab", panel: Any):
-        self._lab = lab
+    def __init__(self, services: NotebookServices, panel: Any):
+        self._services = services
         self._panel = panel
 
     @property
@@ -72,13 +70,13 @@ class NotebookHandle:
     def cells(self) -> CellList:
         """Every cell as it is now: re-read only when the notebook's document changed since the last read."""
         shared = self._notebook.model.sharedModel
-        default = self._lab.access_defaults.cell  # part of the key: the owner may change it any time
-        key, version = f"{self._panel.id}:{default}", self._lab.readers.version(shared)
-        cached = self._lab.cell_lists.get(key, version)
-        return cached if cached is not None else self._lab.cell_lists.put(key, version, self._read_cells(shared, default))
+        default = self._services.access_defaults().cell  # part of the key: the owner may change it any time
+        key, version = f"{self._panel.id}:{default}", self._services.readers.version(shared)
+        cached = self._services.cell_lists.get(key, version)
+        return cached if cached is not None else self._services.cell_lists.put(key, version, self._read_cells(shared, default))
 
     def _read_cells(self, shared: Any, default: Access) -> CellList:
-        rows = json.loads(self._lab.readers.cells(shared, METADATA_KEY))
+        rows = json.loads(self._services.readers.cells(shared, METADATA_KEY))
         # The reader sends, per cell, no entry (null), a damaged one (false) or just its access field.
         return CellList(
             CellRecord(cell_id, kind, source, cell_access({} if entry is None else {METADATA_KEY: entry}, default))
@@ -86,7 +84,7 @@ class NotebookHandle:
         )
 
     def access(self) -> Access:
-        return notebook_access(stored_metadata(self._notebook.model), self._lab.access_defaults.notebook)
+        return notebook_access(stored_metadata(self._notebook.model), self._services.access_defaults().notebook)
 
     def _shared_cell(self, cell_id: str) -> Any:
         return next((c for c in self._shared_cells() if str(c.id) == cell_id), None)
@@ -102,7 +100,7 @@ class NotebookHandle:
             return  # a damaged entry hides the cell; rewriting it would reveal the cell
         entry["history"] = add_history(entry.get("history"), actor, action, iso_now(), tool)
         cell.setMetadata(METADATA_KEY, to_js_object(entry))
-        self._lab.human_edits.settle(self._panel, cell_id, source_hash(str(cell.getSource())))
+        self._services.edit_baselines.settle(str(self._panel.id), cell_id, source_hash(str(cell.getSource())))
 
     def set_cell_access(self, index: int, access: Access) -> None:
         cell = self._shared_cells()[index]
@@ -202,24 +200,24 @@ class NotebookHandle:
 
     def cell_outputs(self, index: int) -> list[dict[str, Any]]:
         """Read from the lab again only after the document changed: a long print converts 100 MB each time."""
-        key, version = str(self._panel.id), self._lab.readers.version(self._notebook.model.sharedModel)
-        kept = self._lab.cell_outputs.get(key, version)
+        key, version = str(self._panel.id), self._services.readers.version(self._notebook.model.sharedModel)
+        kept = self._services.cell_outputs.get(key, version)
         if kept is None:
-            kept = self._lab.cell_outputs.put(key, version, {})
+            kept = self._services.cell_outputs.put(key, version, {})
         if index not in kept:
             kept[index] = self.cell_json(index).get("outputs") or []
         return kept[index]
 
     def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]:
         """Several cells' nbformat JSON in one crossing."""
-        return json.loads(self._lab.readers.cellsJson(self._notebook.model.sharedModel, json.dumps(indexes)))
+        return json.loads(self._services.readers.cellsJson(self._notebook.model.sharedModel, json.dumps(indexes)))
 
     def active_index(self) -> Optional[int]:
         index = js_value(self._notebook.activeCellIndex)
         return int(index) if index is not None and index >= 0 else None
 
     def selected_indexes(self) -> list[int]:
-        return list(self._lab.readers.selectedIndexes(self._notebook).to_py())
+        return list(self._services.readers.selectedIndexes(self._notebook).to_py())
 
     def editor_state(self) -> Optional[EditorState]:
         cell = js_value(self._notebook.activeCell)
@@ -248,14 +246,14 @@ class NotebookHandle:
 
     async def has_kernel(self) -> bool:
         """Whether a kernel is attached, once the session has initialized (a kernel dialog of this call may ask first)."""
-        await self._lab.dialogs.wait(
+        await self._services.dialogs.wait(
             self._panel.sessionContext.ready, "waited for the kernel", limits.SESSION_READY_WAIT_MS, required=False
         )
         session = js_value(self._panel.sessionContext.session)
         return session is not None and js_value(session.kernel) is not None
 
     def activate(self) -> None:
-        self._lab.app.shell.activateById(self._panel.id)
+        self._services.shell.activateById(self._panel.id)
 
     async def reveal_cell(self, index: int) -> None:
         notebook = self._notebook
@@ -326,7 +324,7 @@ class NotebookHandle:
         widget = self._widget_for(index, cell_id)
         if widget is None:
             return None
-        execution = run_through_executor(self._lab, self._panel, widget)
+        execution = run_through_executor(self._services, self._panel, widget)
         return await watch_execution(execution, self._panel.sessionContext)
 
     def waits_for_input(self) -> bool:
@@ -355,10 +353,10 @@ class NotebookHandle:
 
     async def start_kernel(self, name: str) -> None:
         change = self._panel.sessionContext.changeKernel(to_js_object({"name": name}))
-        await self._lab.dialogs.wait(change, "started a kernel")
+        await self._services.dialogs.wait(change, "started a kernel")
 
     async def restart_kernel(self) -> None:
-        await self._lab.dialogs.wait(self._panel.sessionContext.restartKernel(), "restarted the kernel")
+        await self._services.dialogs.wait(self._panel.sessionContext.restartKernel(), "restarted the kernel")
 
     # View
 
@@ -390,7 +388,7 @@ class NotebookHandle:
         """Save through JupyterLab: "saved", or "reverted" when a File Changed dialog was answered Revert."""
         call = current_call()
         try:
-            await self._lab.dialogs.wait(self._panel.context.save(), "saved the notebook")
+            await self._services.dialogs.wait(self._panel.context.save(), "saved the notebook")
         except ToolError:
             raise
         except Exception as error:  # JupyterLab rejects a save whose dialog was cancelled

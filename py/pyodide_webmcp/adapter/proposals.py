@@ -7,7 +7,9 @@ from pyodide.ffi import create_proxy
 
 from ..calls import current_call
 from ..errors import ErrorCode, ToolError
+from ..port import AbortState, NotebookPort
 from ..proposals import new_proposal_id
+from ..shapes import DiffKind, Outcome, ReviewedAction
 from .dom import element
 
 
@@ -19,7 +21,7 @@ class ProposalBoard:
         self.reviewed_actions: set[str] = set()
         self._pending: dict[tuple[str, str], str] = {}
 
-    def reviews(self, action: str) -> bool:
+    def reviews(self, action: ReviewedAction) -> bool:
         """Whether an agent action waits for the human: edits always in Propose mode, others when chosen."""
         return self.enabled and (action == "update" or action in self.reviewed_actions)
 
@@ -27,8 +29,8 @@ class ProposalBoard:
         return self._pending.get((path, cell_id))
 
     async def decide(
-        self, notebook: Any, cell_id: str, title: str, preview: list[tuple[str, str]], abort: Any
-    ) -> tuple[str, Optional[str], str]:
+        self, notebook: NotebookPort, cell_id: str, title: str, preview: list[tuple[DiffKind, str]], abort: AbortState
+    ) -> tuple[Outcome, Optional[str], str]:
         """Show the proposal under the cell and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
         proposal_id = new_proposal_id()
         call = current_call()

@@ -1,0 +1,44 @@
+"""On a page just restored from the memory snapshot (which holds no tool module), the first call of every
+tool imports its module and answers."""
+
+import json
+
+import pytest
+from conftest import DEFAULT_TOOLS, READY
+
+from buildkit.paths import SITE_BRIDGE_ASSETS
+from tests.first_calls import (
+    EXPECTED_ERRORS,
+    FOLDER,
+    NOTES,
+    PATH,
+    SETUP,
+    every_first_call,
+    notebook,
+    payload_of,
+)
+
+KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+
+
+def test_the_snapshot_holds_no_tool_module():
+    manifest = json.loads((SITE_BRIDGE_ASSETS / "manifest.json").read_text())
+    held = manifest["snapshot"]["bridgeModules"]
+    assert "pyodide_webmcp.adapter" in held and "pyodide_webmcp.registry" in held
+    assert [module for module in held if module.startswith("pyodide_webmcp.tools.")] == []
+
+
+@pytest.fixture(scope="module")
+def lab(lab_page):
+    lab, _ = lab_page
+    return lab.open()
+
+
+def test_the_first_call_of_every_tool_after_a_restore_answers(lab):
+    assert "snapshot start" in lab.page.inner_text(READY)
+    lab.page.evaluate(SETUP, [FOLDER, PATH, notebook(), NOTES])
+    made = every_first_call(lambda name, arguments: payload_of(lab.call_raw(name, arguments)),
+                            lambda: lab.page.wait_for_function(KERNEL_IDLE, timeout=120_000))
+    assert sorted(name for name, _ in made) == sorted(tool.name for tool in DEFAULT_TOOLS), "every tool, once"
+    for name, payload in made:
+        assert payload.get("error") == EXPECTED_ERRORS.get(name), (name, payload)
