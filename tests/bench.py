@@ -12,8 +12,8 @@ import threading
 import time
 from pathlib import Path
 
-from bench_loads import KERNEL_IDLE, browser_page, load
 from bench_first_calls import measure_first_calls, print_first_calls
+from bench_loads import KERNEL_IDLE, browser_page, load
 from bench_profile import print_profile
 from bench_sites import (
     CELL_COUNT,

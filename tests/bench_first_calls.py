@@ -4,7 +4,15 @@ and builds its argument model, so each is timed on its own row."""
 import time
 
 from bench_loads import KERNEL_IDLE, browser_page, load
-from first_calls import FOLDER, NOTES, PATH, SETUP, every_first_call, notebook, payload_of
+from first_calls import (
+    FOLDER,
+    NOTES,
+    PATH,
+    SETUP,
+    every_first_call,
+    notebook,
+    payload_of,
+)
 
 FIRST_CALL_TARGET_MS = 150
 
