@@ -5,6 +5,7 @@ only `start` does, so the package imports on CPython and can be snapshotted.
 """
 
 import sys
+from typing import Any
 
 from . import tools  # noqa: F401  (registers the tools)
 from .early import early_tools
@@ -36,7 +37,7 @@ def reseed() -> None:
         random.seed()
 
 
-async def start(host) -> int:
+async def start(host: Any) -> int:
     """Register every tool with the page's WebMCP model context (called by the JS host)."""
     from .adapter import serve
 
