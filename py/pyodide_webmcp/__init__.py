@@ -7,6 +7,7 @@ its start is held in a small memory snapshot.
 
 import importlib
 import sys
+from typing import Any
 
 from .registry import REGISTRY
 
@@ -41,7 +42,7 @@ def reseed() -> None:
         random.seed()
 
 
-async def start(host) -> int:
+async def start(host: Any) -> int:
     """Register every tool with the page's WebMCP model context (called by the JS host)."""
     from .adapter import serve
     from .catalog import load_catalog

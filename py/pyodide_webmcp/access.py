@@ -8,7 +8,9 @@ the stricter wins. Absent means the owner's default (write unless the settings
 say otherwise); anything unreadable means none.
 """
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
+
+from typing_extensions import TypeIs
 
 from .errors import ErrorCode, ToolError
 
@@ -16,11 +18,18 @@ METADATA_KEY = "jupyterlite_webmcp"
 CELL_FIELD = "access"
 NOTEBOOK_FIELD = "notebookAccess"
 LEGACY_NOTEBOOK_FIELD = "access"
-ACCESS_LEVELS = ("write", "read", "none")
-Access = Literal["write", "read", "none"]
+VisibleAccess = Literal["write", "read"]
+"""What the agent may do with a cell or notebook it can see."""
+Access = Literal[VisibleAccess, "none"]
+"""The owner's choice, from the most the agent may do to the least (none: hidden from it)."""
+ACCESS_LEVELS: tuple[Access, ...] = get_args(Access)
 Intent = Literal["read", "view", "write"]  # view: read, in an open notebook
 
 _ABSENT = object()
+
+
+def is_access(value: object) -> TypeIs[Access]:
+    return value in ACCESS_LEVELS
 
 
 def _entry(metadata: Any) -> Any:
@@ -36,7 +45,7 @@ def _level(entry: Any, field: str, default: Access) -> Access:
     value = entry.get(field, _ABSENT)
     if value is _ABSENT:
         return default
-    return value if value in ACCESS_LEVELS else "none"
+    return value if is_access(value) else "none"
 
 
 def stricter(*levels: Access) -> Access:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Optional, Sequence
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, TypedDict, Unpack
 
 from . import limits
 from .dialogs import Dialog, DialogView, view
@@ -24,6 +24,23 @@ DIALOG_GRACE_SECONDS = 0.5
 _current: contextvars.ContextVar[Optional["Call"]] = contextvars.ContextVar("webmcp_call", default=None)
 
 
+WaitingKind = Literal["kernel", "input", "human", "dialog", "work"]
+
+
+class WaitingFor(TypedDict):
+    """What a pending call waits for: `kernel` (a cell running), `input` (a running cell's input() prompt
+    waits for the human), `human` (a proposal), `dialog`, or `work`; `renamedTo` is its notebook's new path
+    when it was renamed meanwhile."""
+
+    kind: WaitingKind
+    cellId: NotRequired[str]
+    done: NotRequired[int]
+    total: NotRequired[int]
+    proposalId: NotRequired[str]
+    dialogId: NotRequired[str]
+    renamedTo: NotRequired[str]
+
+
 @dataclass
 class Call:
     """One tool call in flight: its task, what it is waiting for, and its dialogs."""
@@ -32,8 +49,8 @@ class Call:
     tool: str
     started: float
     started_at: str
-    task: "asyncio.Future[dict]"
-    waiting_for: dict[str, Any] = field(default_factory=lambda: {"kind": "work"})
+    task: "asyncio.Future[dict[str, Any]]"
+    waiting_for: WaitingFor = field(default_factory=lambda: WaitingFor(kind="work"))
     in_dialog_scope: int = 0
     pending_returned: bool = False
     settled: Optional[float] = None
@@ -43,7 +60,7 @@ class Call:
     answers: dict[str, str] = field(default_factory=dict)  # dialog id -> the label of the button that answered it
     renamed_to: Optional[str] = None  # the notebook's new path, when it was renamed while the call ran
 
-    def wait_on(self, **what: Any) -> None:
+    def wait_on(self, **what: Unpack[WaitingFor]) -> None:
         """Say what the call waits for now (shown in pending results and get_context)."""
         self.waiting_for = what
 
@@ -52,11 +69,11 @@ class Call:
         self.renamed_to = path
         self.attention.set()
 
-    def waiting(self) -> "WaitingFor":
-        what = dict(self.waiting_for)
+    def waiting(self) -> WaitingFor:
+        what = self.waiting_for.copy()
         if self.renamed_to is not None:
             what["renamedTo"] = self.renamed_to
-        return what  # type: ignore[return-value]
+        return what
 
     def summary(self) -> "CallSummary":
         return {"pendingId": self.id, "tool": self.tool, "since": self.started_at, "waitingFor": self.waiting()}
@@ -102,7 +119,7 @@ class CallTable:
         """Start `run()` (a coroutine returning the envelope) as the task of a new call."""
         call_id = f"call-{next(self._numbers)}"
         context = contextvars.copy_context()
-        placeholder: asyncio.Future = asyncio.get_event_loop().create_future()
+        placeholder: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
         call = Call(call_id, tool, self._clock(), started_at, placeholder)
         context.run(_current.set, call)
         call.task = context.run(asyncio.ensure_future, run())
@@ -121,9 +138,11 @@ class CallTable:
         """Drop settled results after the keep time, and beyond the newest MAX_SETTLED_PENDING_CALLS."""
         now = self._clock()
         keep_seconds = limits.PENDING_RESULT_KEEP_MS / 1000
-        settled = sorted((c for c in self._calls.values() if c.settled is not None), key=lambda c: c.settled)
-        for index, call in enumerate(settled):
-            if now - call.settled > keep_seconds or index < len(settled) - limits.MAX_SETTLED_PENDING_CALLS:
+        settled = sorted(
+            ((call.settled, call) for call in self._calls.values() if call.settled is not None), key=lambda pair: pair[0]
+        )
+        for index, (settled_at, call) in enumerate(settled):
+            if now - settled_at > keep_seconds or index < len(settled) - limits.MAX_SETTLED_PENDING_CALLS:
                 del self._calls[call.id]
 
     def get(self, pending_id: str) -> Call:
@@ -163,20 +182,6 @@ async def wait_for(call: Call, seconds: float) -> bool:
     return call.task.done()
 
 
-class WaitingFor(TypedDict):
-    """What a pending call waits for: `kernel` (a cell running), `input` (a running cell's input() prompt
-    waits for the human), `human` (a proposal), `dialog`, or `work`; `renamedTo` is its notebook's new path
-    when it was renamed meanwhile."""
-
-    kind: str
-    cellId: NotRequired[str]
-    done: NotRequired[int]
-    total: NotRequired[int]
-    proposalId: NotRequired[str]
-    dialogId: NotRequired[str]
-    renamedTo: NotRequired[str]
-
-
 class CallSummary(TypedDict):
     pendingId: str
     tool: str
@@ -208,20 +213,23 @@ def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Optional[Dialog]:
     return next((d for d in own if d.shown), own[0] if own else None)
 
 
-def pending_result(call: Call, budget_seconds: float, dialogs: Sequence[Dialog], **extra: Any) -> PendingResult:
+def pending_result(
+    call: Call, budget_seconds: float, dialogs: Sequence[Dialog], answered: Optional[Answered] = None
+) -> PendingResult:
     dialog = None if call.task.done() else dialog_of(call, dialogs)
-    waiting = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else call.waiting()
+    waiting: WaitingFor = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else call.waiting()
     result: PendingResult = {
         "status": "pending",
         "pendingId": call.id,
         "tool": call.tool,
         "since": call.started_at,
         "message": pending_message(call, budget_seconds, None if dialog is None else view(dialog)),
-        "waitingFor": waiting,  # type: ignore[typeddict-item]
+        "waitingFor": waiting,
     }
     if dialog is not None:
         result["dialog"] = view(dialog)
-    result.update(extra)  # type: ignore[typeddict-item]
+    if answered is not None:
+        result["answered"] = answered
     return result
 
 
@@ -238,7 +246,7 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
             "jupyter_answer_dialog (or ask the human to); the call then goes on."
         )
     what = call.waiting_for
-    kind = what.get("kind")
+    kind = what["kind"]
     if kind == "kernel":
         doing = (
             f"The kernel is running cell {what.get('cellId')} ({what.get('done', 0)} of {what.get('total', 1)} done)"

@@ -8,6 +8,7 @@ call: known names, required ones, and the JSON types and enums of each.
 from typing import Any, Optional
 
 from .errors import ErrorCode, ToolError
+from .text import json_object
 
 _TYPES = {
     "string": str,
@@ -35,7 +36,7 @@ def check_arguments(args: dict[str, Any], schema: Optional[dict[str, Any]]) -> N
     """INVALID_ARGUMENT naming the accepted arguments when `args` do not fit the command's schema."""
     if not isinstance(schema, dict) or schema.get("type") not in (None, "object"):
         return  # the command declares nothing to check against
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    properties = json_object(schema.get("properties"))
     accepted = sorted(properties)
     if schema.get("additionalProperties", True) is False or properties:
         unknown = sorted(set(args) - set(properties))
@@ -50,7 +51,7 @@ def check_arguments(args: dict[str, Any], schema: Optional[dict[str, Any]]) -> N
         if name not in args:
             raise _invalid(f'Missing required argument "{name}" for this command.', field=f"args.{name}", accepted=accepted)
     for name, value in args.items():
-        declared = properties.get(name) if isinstance(properties.get(name), dict) else {}
+        declared = json_object(properties.get(name))
         kinds = declared.get("type")
         kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
         if kinds and not any(_is(value, kind) for kind in kinds):

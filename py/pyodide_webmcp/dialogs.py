@@ -7,12 +7,13 @@ notebook), and cannot press it.
 """
 
 from dataclasses import dataclass, field
-from typing import Literal, Optional, Union
+from typing import Any, Optional, Union
 
 from typing_extensions import NotRequired, TypedDict
 
 from . import limits
 from .errors import ErrorCode, ToolError
+from .shapes import Actor
 from .text import clamp_chars, clamp_utf8, one_line
 
 
@@ -38,7 +39,7 @@ class Dialog:
 
 class DialogView(TypedDict):
     id: str
-    owner: Literal["agent", "human"]
+    owner: Actor
     shown: bool
     title: NotRequired[str]
     body: NotRequired[str]
@@ -71,7 +72,7 @@ def view(dialog: Dialog) -> DialogView:
     return shown
 
 
-def _not_found(message: str, **details) -> ToolError:
+def _not_found(message: str, **details: Any) -> ToolError:
     return ToolError(ErrorCode.DIALOG_NOT_FOUND, message, **details)
 
 

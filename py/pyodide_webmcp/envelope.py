@@ -11,22 +11,24 @@ It stays on the Python side, where a tool that hands on another call's result (w
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Iterator, TypeVar
 
 from . import limits
 from .text import json_size as _size
 from .text import to_json, utf8_len
 
+Shape = TypeVar("Shape")
 
-class Delivered(dict):
-    """An envelope a tool hands back as it is: the result of another call."""
+
+class Delivered(dict[str, Any], Generic[Shape]):
+    """An envelope a tool hands back as it is: the result of another call, of that call's shape."""
 
 
 @dataclass(frozen=True)
-class WithImages:
+class WithImages(Generic[Shape]):
     """A tool's result, and images to return beside its text as MCP image content."""
 
-    payload: Any
+    payload: Shape
     images: list[dict[str, str]]
 
 
@@ -38,7 +40,7 @@ def with_images(envelope: dict[str, Any], images: list[dict[str, str]]) -> dict[
 TRUNCATION_REASON = "The result did not fit the size bound even after dropping list items."
 
 
-def _object_arrays(value: Any, owner: Any = None):
+def _object_arrays(value: Any, owner: Any = None) -> Iterator[tuple[Any, list[Any]]]:
     """Yield (owner, list) for every non-empty list of objects inside `value`."""
     if isinstance(value, dict):
         for item in value.values():
@@ -50,7 +52,7 @@ def _object_arrays(value: Any, owner: Any = None):
             yield from _object_arrays(item, value)
 
 
-def _trim_largest_array(root: dict, excess: int) -> bool:
+def _trim_largest_array(root: dict[str, Any], excess: int) -> bool:
     """Drop trailing items of the largest object array; False when none is left."""
     candidates = list(_object_arrays(root))
     if not candidates:

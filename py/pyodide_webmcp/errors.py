@@ -230,4 +230,4 @@ def error_payload(exc: BaseException) -> dict[str, Any]:
         payload = {"error": code.value, "message": clamp_chars(text, limits.MAX_INTERNAL_ERROR_CHARS)[0]}
     payload.setdefault("hint", GUIDE[code].hint)
     payload.setdefault("retryable", GUIDE[code].retryable)
-    return _clamp_strings(payload)
+    return {key: _clamp_strings(value) for key, value in payload.items()}

@@ -1,14 +1,25 @@
 """Pure pieces of running cells: target selection and one-line result summaries."""
 
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence
+
+from typing_extensions import TypedDict
 
 from . import limits
 from .access import cell_not_found, guard_cell
 from .errors import ErrorCode, ToolError
+from .kernels import KernelLoss
 from .outputs import serialize_output
 from .text import clamp_chars, one_line
 from .views import CellRecord
+
+Reply = Literal["ok", "error"]
+"""The kernel's answer to an execution: ok, or anything else."""
+ExecutionOutcome = Literal[Reply, KernelLoss, "dropped"]
+"""How one execution ended, watched on its kernel: its reply, the kernel lost, or `dropped` (never answered:
+JupyterLite cancels the executions queued behind one that failed)."""
+RunOutcome = Literal[ExecutionOutcome, "gone"]
+"""How a run of a code cell ended, as the human's Run does it; `gone`: the cell's view went away mid-run."""
 
 
 @dataclass(frozen=True)
@@ -90,10 +101,21 @@ def summarize_outputs(outputs: list[dict[str, Any]]) -> str:
     return clamp_chars(summary, limits.MAX_SUMMARY_CHARS)[0]
 
 
-def error_details(outputs: list[dict[str, Any]]) -> dict[str, str]:
-    """ename/evalue/traceback of the first error output, bounded like jupyter_get_cells."""
+class ErrorDetails(TypedDict, total=False):
+    ename: str
+    evalue: str
+    traceback: str
+
+
+def error_details(outputs: list[dict[str, Any]]) -> ErrorDetails:
+    """ename/evalue/traceback of the first error output, bounded like jupyter_get_cells (none without one)."""
     for output in outputs:
         if output.get("output_type") == "error":
             shown = serialize_output(output)
-            return {key: shown[key] for key in ("ename", "evalue", "traceback")}
+            return {"ename": shown["ename"], "evalue": shown["evalue"], "traceback": shown["traceback"]}
     return {}
+
+
+def add_error_details(result: ErrorDetails, details: ErrorDetails) -> None:
+    """Give a run's result (any shape with an error's fields) the details of its error."""
+    result.update(details)

@@ -12,6 +12,7 @@ from .access import Access, cell_access, notebook_access
 from .outputs import joined
 from .review import REVIEW_KEY
 from .settings import AccessDefaults
+from .text import json_object
 from .views import CellList, CellRecord, EditorState
 
 
@@ -36,7 +37,7 @@ class FileNotebook:
         self.path = path
         self.dirty = False
         self._defaults = defaults
-        self._metadata = content.get("metadata") if isinstance(content.get("metadata"), dict) else {}
+        self._metadata = json_object(content.get("metadata"))
         self._cells = [_live_cell(cell) for cell in content["cells"]]
         self._records = CellList(
             CellRecord(

@@ -158,7 +158,8 @@ FIELDS = {
     "status": "The call's outcome: pending (still running: see pendingId), or the tool's own status.",
     "pendingId": "Pass it to jupyter_wait_for_result to get the result.",
     "since": "When the call started (ISO 8601).",
-    "waitingFor": "What the call waits for: kernel (a cell running), human (a proposal), dialog, or work.",
+    "waitingFor": "What the call waits for: kernel (a cell running), input (the human's answer to a running cell's "
+    "input() prompt), human (a proposal), dialog, or work.",
     "done": "Cells of the call already run.",
     "total": "Cells the call runs.",
     "pending": "Your calls still running past the call budget (absent: none).",

@@ -10,19 +10,20 @@ computed again, so a changed output never keeps a stale fingerprint.
 """
 
 from collections import OrderedDict
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Generic, Hashable, TypeVar
 
 _SAMPLE_CHARS = 32
+Result = TypeVar("Result")
 
 
-def flat(value: Any) -> list:
+def flat(value: Any) -> list[Any]:
     """The value as a flat list that equals another's only when the two values are exactly the same JSON.
 
     Containers become a marker with their length, followed by their items (a dict's as key, value);
     strings stay themselves (shared, not copied); every other leaf is (type, value), floats by repr
     so that 0.0 and -0.0 differ. Walked with a stack of its own: no depth is too deep.
     """
-    items: list = []
+    items: list[Any] = []
     stack = [value]
     while stack:
         item = stack.pop()
@@ -40,28 +41,28 @@ def flat(value: Any) -> list:
     return items
 
 
-def _key(items: list) -> Hashable:
+def _key(items: list[Any]) -> Hashable:
     """Where to look: the flat form with each string reduced to its length and its ends."""
     return tuple(
         (len(item), item[:_SAMPLE_CHARS], item[-_SAMPLE_CHARS:]) if isinstance(item, str) else item for item in items
     )
 
 
-def _chars(items: list) -> int:
+def _chars(items: list[Any]) -> int:
     return sum(len(item) for item in items if isinstance(item, str))
 
 
-class JsonMemo:
+class JsonMemo(Generic[Result]):
     """`compute(value)` for JSON data, remembered for the most recent values (bounded in count and characters)."""
 
-    def __init__(self, compute: Callable[[Any], Any], max_entries: int = 512, max_chars: int = 128 * 2**20):
+    def __init__(self, compute: Callable[[Any], Result], max_entries: int = 512, max_chars: int = 128 * 2**20):
         self.compute = compute
         self._max_entries = max_entries
         self._max_chars = max_chars
-        self._entries: OrderedDict[Hashable, tuple[list, Any, int]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[list[Any], Result, int]] = OrderedDict()
         self._chars = 0
 
-    def __call__(self, value: Any) -> Any:
+    def __call__(self, value: Any) -> Result:
         items = flat(value)
         key = _key(items)
         try:
@@ -76,7 +77,7 @@ class JsonMemo:
         self._remember(key, items, result)
         return result
 
-    def _remember(self, key: Hashable, items: list, result: Any) -> None:
+    def _remember(self, key: Hashable, items: list[Any], result: Result) -> None:
         self._forget(key)
         chars = _chars(items)
         if chars > self._max_chars:

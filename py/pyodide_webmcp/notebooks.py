@@ -1,6 +1,6 @@
 """Resolving notebooks and cells for a tool, with the owner's access applied on one path."""
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .access import (
     Intent,
@@ -34,7 +34,7 @@ def no_active_notebook() -> ToolError:
     return ToolError(ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no notebook open. Open one first, or pass notebookPath.")
 
 
-async def _notebook_file(lab: LabPort, path: str) -> dict:
+async def _notebook_file(lab: LabPort, path: str) -> dict[str, Any]:
     """The JSON of a notebook's file the agent may know of; hidden reads exactly as missing."""
     entry = await lab.get_entry(path, content=True) if is_notebook_path(path) else None
     content = entry.get("content") if entry is not None and entry.get("type") == "notebook" else None

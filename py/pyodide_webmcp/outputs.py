@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from . import limits
+from .shapes import MediaEntry, OutputSnapshot, TextDataEntry
 from .text import TRUNCATION_MARK, clamp_utf8, one_line, strip_ansi, utf8_len
 
 _TEXT_LIKE_EXACT = {"application/json", "application/javascript", "application/x-latex"}
@@ -89,11 +90,11 @@ def bounded(text: str, max_bytes: int) -> tuple[str, bool]:
     return clamp_utf8(strip_ansi(text), max_bytes)
 
 
-def _serialize_bundle(data: dict[str, Any], result: dict[str, Any]) -> bool:
+def _serialize_bundle(data: dict[str, Any], result: OutputSnapshot) -> bool:
     """Fill text/html/textData/media from a MIME bundle; True when anything was cut."""
     cut = False
-    text_data: list[dict[str, Any]] = []
-    media: list[dict[str, Any]] = []
+    text_data: list[TextDataEntry] = []
+    media: list[MediaEntry] = []
     budget = limits.MAX_TEXT_DATA_BYTES
     for mime_type, value in data.items():
         if mime_type == "text/plain":
@@ -106,7 +107,7 @@ def _serialize_bundle(data: dict[str, Any], result: dict[str, Any]) -> bool:
                 continue
             text, was_cut = bounded(joined(value), budget)
             budget -= utf8_len(text)
-            entry: dict[str, Any] = {"mimeType": mime_type, "text": text}
+            entry: TextDataEntry = {"mimeType": mime_type, "text": text}
             if was_cut:
                 entry["truncated"] = True
             text_data.append(entry)
@@ -121,10 +122,10 @@ def _serialize_bundle(data: dict[str, Any], result: dict[str, Any]) -> bool:
     return cut
 
 
-def serialize_output(output: dict[str, Any]) -> dict[str, Any]:
+def serialize_output(output: dict[str, Any]) -> OutputSnapshot:
     """One nbformat output as the agent sees it, every field bounded."""
     output_type = str(output.get("output_type", "unknown"))
-    result: dict[str, Any] = {"outputType": output_type}
+    result: OutputSnapshot = {"outputType": output_type}
     cut = False
     if output_type == "stream":
         result["name"] = str(output.get("name", "stdout"))
@@ -145,7 +146,7 @@ def serialize_output(output: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def serialize_outputs(outputs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+def serialize_outputs(outputs: list[dict[str, Any]]) -> tuple[list[OutputSnapshot], bool]:
     """At most MAX_OUTPUTS_PER_CELL serialized outputs, and whether some were left out."""
     kept = [serialize_output(output) for output in outputs[: limits.MAX_OUTPUTS_PER_CELL]]
     return kept, len(outputs) > limits.MAX_OUTPUTS_PER_CELL

@@ -10,8 +10,19 @@ from typing import Any, Callable, Optional, Protocol
 
 from .access import Access
 from .dialogs import Dialog
+from .execution import ExecutionOutcome, RunOutcome
 from .settings import AccessDefaults
-from .shapes import Action, Actor, DiffKind, KernelInfo, Outcome, ReviewedAction
+from .shapes import (
+    Action,
+    Actor,
+    CellType,
+    DiffKind,
+    KernelInfo,
+    OptInReview,
+    Outcome,
+    ReviewedAction,
+    SelectedOutput,
+)
 from .snippets import SnippetLog, SnippetOutputs
 from .views import CellList, EditorState
 
@@ -73,9 +84,8 @@ class NotebookPort(NotebookReader, Protocol):
     async def has_kernel(self) -> bool:
         """Whether a kernel is attached, once the session is ready (bounded: a dialog may be asking)."""
 
-    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
-        """Run one code cell as the human's Run does: "ok", "error", "gone" (its view went away mid-run),
-        "died", "restarted" or "dropped"; None if its view is gone before it starts."""
+    async def execute_code(self, index: int, cell_id: str) -> Optional[RunOutcome]:
+        """Run one code cell as the human's Run does; None if its view is gone before it starts."""
 
     def waits_for_input(self) -> bool:
         """A cell of this notebook waits for the human's answer to input()."""
@@ -88,16 +98,15 @@ class NotebookPort(NotebookReader, Protocol):
 
     async def restart_kernel(self) -> None: ...
 
-    async def start_kernel(self, name: str) -> None:
-        """Attach a new kernel of that name (when none is attached)."""
+    async def start_kernel(self, name: Optional[str]) -> None:
+        """Attach a new kernel of that name (when none is attached); None: the lab knows of no kernel to name."""
 
-    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
-        """Run code in the notebook's kernel without a cell, collecting outputs; the reply status (or what
-        happened instead: died, restarted, dropped)."""
+    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> ExecutionOutcome:
+        """Run code in the notebook's kernel without a cell, collecting outputs."""
 
     # Writes: each synchronous, so a guard checked just before cannot be raced
 
-    def insert_cells(self, index: int, cells: list[tuple[str, str]]) -> list[str]:
+    def insert_cells(self, index: int, cells: list[tuple[CellType, str]]) -> list[str]:
         """Insert (type, source) cells at `index`, in order, in one change; their new ids."""
 
     def transact(self, change: Callable[[], None]) -> None:
@@ -110,7 +119,7 @@ class NotebookPort(NotebookReader, Protocol):
     def move_cell(self, from_index: int, to_index: int) -> None:
         """Move a cell so that it ends up at `to_index`."""
 
-    def set_cell_type(self, index: int, cell_type: str) -> None:
+    def set_cell_type(self, index: int, cell_type: CellType) -> None:
         """Change a cell's type, keeping its id, source and metadata."""
 
     def clear_outputs(self, index: int) -> None:
@@ -149,7 +158,7 @@ class ProposalsPort(Protocol):
     """Propose mode: the human's switch and the proposals waiting for them."""
 
     enabled: bool  # set by the human only
-    reviewed_actions: set[str]  # beyond updates: insert, delete, run, as the human chose
+    reviewed_actions: set[OptInReview]  # as the human chose
 
     def reviews(self, action: ReviewedAction) -> bool: ...
 
@@ -200,10 +209,18 @@ class CommandsPort(Protocol):
 class LabPort(Protocol):
     """The lab: notebooks, the workspace's files and kernels, dialogs."""
 
-    proposals: ProposalsPort
-    dialogs: DialogsPort
-    commands: CommandsPort
-    snippet_log: SnippetLog  # what the human sees of the agent's snippets
+    @property
+    def proposals(self) -> ProposalsPort: ...
+
+    @property
+    def dialogs(self) -> DialogsPort: ...
+
+    @property
+    def commands(self) -> CommandsPort: ...
+
+    @property
+    def snippet_log(self) -> SnippetLog:
+        """What the human sees of the agent's snippets."""
 
     @property
     def access_defaults(self) -> AccessDefaults:
@@ -227,7 +244,7 @@ class LabPort(Protocol):
     def kernel_specs(self) -> tuple[Optional[str], list[tuple[str, str]]]:
         """The default kernel name and (name, language) of every kernel."""
 
-    def output_selection_record(self) -> Optional[dict[str, Any]]: ...
+    def output_selection_record(self) -> Optional[SelectedOutput]: ...
 
     async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
         """An output image as MCP image content, downscaled to the image budget; None when it cannot be."""

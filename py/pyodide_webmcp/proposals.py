@@ -2,7 +2,9 @@
 
 import difflib
 import uuid
-from typing import Any, Optional
+from typing import Literal, Optional
+
+from typing_extensions import TypedDict
 
 from . import limits
 from .errors import ErrorCode, ToolError
@@ -26,7 +28,17 @@ def new_proposal_id() -> str:
     return f"p-{uuid.uuid4().hex[:12]}"
 
 
-def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> dict[str, Any]:
+class Denial(TypedDict):
+    """A proposal the human said no to."""
+
+    status: Literal["denied"]
+    code: Literal["PROPOSAL_DENIED"]
+    proposalId: str
+    cellId: str
+    reason: Optional[str]
+
+
+def denied(proposal_id: str, cell_id: str, reason: Optional[str]) -> Denial:
     """The normal (non-error) result of a proposal the human said no to."""
     text = clamp_utf8(reason, limits.MAX_DENY_REASON_BYTES)[0] if reason and reason.strip() else None
     return {"status": "denied", "code": "PROPOSAL_DENIED", "proposalId": proposal_id, "cellId": cell_id, "reason": text}

@@ -72,12 +72,22 @@ def add_history(history: Any, actor: Actor, action: Action, at: str, tool: Optio
     return [*kept, entry][-limits.MAX_CELL_HISTORY_ENTRIES :]
 
 
-def last_edit(metadata: Any) -> dict[str, str]:
+class LastEdit(TypedDict, total=False):
+    lastEditedBy: Actor
+    lastEditedAt: str
+
+
+def last_edit(metadata: Any) -> LastEdit:
     """lastEditedBy / lastEditedAt from the most recent entry, or nothing."""
     history = history_of(metadata)
     if not history:
         return {}
     return {"lastEditedBy": history[-1]["actor"], "lastEditedAt": history[-1]["at"]}
+
+
+def add_last_edit(cell: LastEdit, metadata: Any) -> None:
+    """Give a cell's shape (any with the last edit's fields) lastEditedBy / lastEditedAt, when it has a history."""
+    cell.update(last_edit(metadata))
 
 
 def human_changes(baseline: dict[str, str], cells: Iterable[tuple[str, str]]) -> list[tuple[str, Action]]:

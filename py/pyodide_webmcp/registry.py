@@ -5,13 +5,29 @@ import importlib
 import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Awaitable, Callable, Optional, get_type_hints
+from types import UnionType
+from typing import (
+    Any,
+    Awaitable,
+    Callable,
+    Iterator,
+    Optional,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+from typing_extensions import Unpack
 
 from . import limits
 from .calls import (
+    Answered,
     Call,
     CallTable,
     PendingResult,
+    WaitingFor,
     current_call,
     pending_result,
     wait_for,
@@ -55,17 +71,29 @@ class CallContext:
     calls: Optional[CallTable] = None
     budget_ms: int = limits.CALL_BUDGET_MS
 
-    def wait_on(self, **what: Any) -> None:
+    def wait_on(self, **what: Unpack[WaitingFor]) -> None:
         """Say what this call waits for now; a pending result reports it."""
         call = current_call()
         if call is not None:
             call.wait_on(**what)
 
-    def pending(self, call: Call, **extra: Any) -> PendingResult:
-        return pending_result(call, self.budget_ms / 1000, self.lab.dialogs.open_dialogs(), **extra)
+    def pending(self, call: Call, answered: Optional[Answered] = None) -> PendingResult:
+        return pending_result(call, self.budget_ms / 1000, self.lab.dialogs.open_dialogs(), answered)
 
 
 Handler = Callable[[Any, CallContext], Awaitable[Any]]
+"""A tool: `async def fn(args: SomeArguments, ctx) -> ResultType` (its arguments model is checked on every call)."""
+AnyHandler = TypeVar("AnyHandler", bound=Handler)
+
+
+def result_shape(annotation: Any) -> Any:
+    """The shape of a tool's result, from its return annotation: a result wrapped to be delivered as it is
+    (`Delivered[X]`) or with images (`WithImages[X]`) has the shape X."""
+    members = get_args(annotation) if get_origin(annotation) in (Union, UnionType) else (annotation,)
+    shapes = dict.fromkeys(
+        get_args(member)[0] if get_origin(member) in (Delivered, WithImages) else member for member in members
+    )
+    return Union[tuple(shapes)] if len(shapes) > 1 else next(iter(shapes))
 
 
 @dataclass(frozen=True)
@@ -162,7 +190,7 @@ class Registry:
         reviewed: bool = False,
         budgeted: bool = True,
         setting: Optional[str] = None,
-    ):
+    ) -> Callable[[AnyHandler], AnyHandler]:
         """Register `async def fn(args: SomeArguments, ctx) -> ResultType`.
 
         The docstring is the description (`reviewed` adds the one sentence on Propose mode); the argument
@@ -174,7 +202,7 @@ class Registry:
         if not read_only and (destructive is None or idempotent is None):
             raise ValueError(f"{name}: a tool that writes must declare destructive and idempotent")
 
-        def register(handler: Handler) -> Handler:
+        def register(handler: AnyHandler) -> AnyHandler:
             if name in self._tools:
                 raise ValueError(f"duplicate tool {name}")
             hints = get_type_hints(handler)
@@ -187,7 +215,7 @@ class Registry:
                 annotations=annotations(read_only, destructive, idempotent, consequential, untrusted_content),
                 errors=errors,
                 arguments=hints[first_parameter],
-                result=hints["return"],
+                result=result_shape(hints["return"]),
                 handler=handler,
                 budgeted=budgeted,
                 setting=setting,
@@ -196,7 +224,7 @@ class Registry:
 
         return register
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tool]:
         self._import_all()
         return iter(self._tools.values())
 

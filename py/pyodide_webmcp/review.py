@@ -11,7 +11,7 @@ key stays exactly as stored, readable or not.
 import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence, get_args
 
 from typing_extensions import NotRequired, TypedDict
 
@@ -22,17 +22,21 @@ from .memo import JsonMemo
 from .outputs import is_text_like, media_size
 from .positions import from_utf16, position_of, strict_offset, to_utf16
 from .shapes import Actor, Position, ReviewCounts
-from .text import clamp_chars, clamp_utf8, json_size
+from .text import clamp_chars, clamp_utf8, json_object, json_size
 
 # Every read of a thread re-checks its output anchor: a long output is hashed once, then only compared.
 output_fingerprint = JsonMemo(hashing.output_fingerprint)
 
 REVIEW_KEY = "jupyterlite_webmcp_review"
 REVIEW_VERSION = 1
-ANCHOR_KINDS = ("cell", "source-range", "output")
 ThreadStatus = Literal["open", "resolved"]
+THREAD_STATUSES: tuple[ThreadStatus, ...] = get_args(ThreadStatus)
 AnchorKind = Literal["cell", "source-range", "output"]
-AnchorState = Literal["exact", "reanchored", "orphaned", "cell-missing"]
+ANCHOR_KINDS: tuple[AnchorKind, ...] = get_args(AnchorKind)
+DetachedState = Literal["orphaned", "cell-missing"]
+"""An anchor that no longer points anywhere: its text is not found once, or its cell is gone."""
+DETACHED_STATES: tuple[DetachedState, ...] = get_args(DetachedState)
+AnchorState = Literal["exact", "reanchored", DetachedState]
 
 
 class Author(TypedDict):
@@ -142,7 +146,8 @@ class StoredAnchor:
     def read(cls, raw: Any) -> Optional["StoredAnchor"]:
         if not isinstance(raw, dict) or not isinstance(raw.get("cellId"), str) or not raw["cellId"]:
             return None
-        kind = raw.get("kind") if raw.get("kind") in ANCHOR_KINDS else "cell"
+        stored_kind = raw.get("kind")
+        kind: AnchorKind = stored_kind if stored_kind in ANCHOR_KINDS else "cell"
         seed_range, legacy_range = _range(raw.get("sourceRange")), _range(raw.get("range"))
         index = raw.get("outputIndex")
         seed_fingerprint, legacy_fingerprint = _string(raw.get("outputFingerprint")), _string(raw.get("fingerprint"))
@@ -184,7 +189,9 @@ class StoredAnchor:
 def _message(raw: Any) -> Optional[Message]:
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"]:
         return None
-    author = raw.get("author") if isinstance(raw.get("author"), dict) else {}
+    author = raw.get("author")
+    if not isinstance(author, dict):
+        author = {}
     name = _string(author.get("name"))
     return {
         "id": raw["id"],
@@ -202,7 +209,7 @@ class StoredThread:
     """A readable thread: what it says, and where it sits in the stored list."""
 
     index: int
-    raw: dict
+    raw: dict[str, Any]
     id: str
     status: ThreadStatus
     created_at: str
@@ -243,6 +250,10 @@ class StoredThread:
             "anchor": self.anchor.public(),
             "messages": list(self.messages),
         }
+
+
+Changed = tuple[dict[str, Any], StoredThread]
+"""What a change to a thread gives: the notebook's new stored review entry, and the thread as changed."""
 
 
 def _anchor_cell(raw: Any) -> Optional[str]:
@@ -286,11 +297,11 @@ class ReviewStore:
     def find(self, thread_id: str, hidden_cells: frozenset[str] = frozenset()) -> Optional[StoredThread]:
         return next((t for t in self.visible(hidden_cells) if t.id == thread_id), None)
 
-    def _entry_with(self, raw: dict, index: Optional[int]) -> dict:
+    def _entry_with(self, raw: dict[str, Any], index: Optional[int]) -> dict[str, Any]:
         """The stored entry with one thread replaced (or appended), everything else as it was."""
         if self.damaged:
             raise review_data_unreadable()
-        entry = dict(self._stored) if isinstance(self._stored, dict) else {"version": REVIEW_VERSION}
+        entry: dict[str, Any] = dict(self._stored) if isinstance(self._stored, dict) else {"version": REVIEW_VERSION}
         threads = list(entry.get("threads") or [])
         if index is None:
             threads.append(raw)
@@ -299,12 +310,12 @@ class ReviewStore:
         entry["threads"] = threads
         return entry
 
-    def _changed(self, thread: StoredThread, raw: dict) -> tuple[dict, StoredThread]:
+    def _changed(self, thread: StoredThread, raw: dict[str, Any]) -> Changed:
         entry = self._entry_with(raw, thread.index)
-        return entry, StoredThread.read(thread.index, raw)  # type: ignore[return-value]
+        return entry, _written(thread.index, raw)
 
-    def create(self, anchor: dict, body: str, author: Author, now: str) -> tuple[dict, StoredThread]:
-        raw = {
+    def create(self, anchor: dict[str, Any], body: str, author: Author, now: str) -> Changed:
+        raw: dict[str, Any] = {
             "id": new_id(),
             "status": "open",
             "createdAt": now,
@@ -314,36 +325,44 @@ class ReviewStore:
         }
         index = len(self._stored.get("threads") or []) if isinstance(self._stored, dict) else 0
         entry = self._entry_with(raw, None)
-        return entry, StoredThread.read(index, raw)  # type: ignore[return-value]
+        return entry, _written(index, raw)
 
-    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> tuple[dict, StoredThread]:
+    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> Changed:
         raw = {**thread.raw, "messages": [*thread.raw["messages"], _new_message(body, author, now)], "updatedAt": now}
         return self._changed(thread, raw)
 
     def set_status(
         self, thread: StoredThread, status: ThreadStatus, now: str, closing: Optional[tuple[str, Author]] = None
-    ) -> tuple[dict, StoredThread]:
+    ) -> Changed:
         messages = thread.raw["messages"]
         if closing is not None:
             messages = [*messages, _new_message(closing[0], closing[1], now)]
         return self._changed(thread, {**thread.raw, "messages": messages, "status": status, "updatedAt": now})
 
-    def reanchor(self, thread: StoredThread, anchor: dict, now: str) -> tuple[dict, StoredThread]:
+    def reanchor(self, thread: StoredThread, anchor: dict[str, Any], now: str) -> Changed:
         return self._changed(thread, {**thread.raw, "anchor": anchor, "updatedAt": now})
 
 
-def _new_message(body: str, author: Author, now: str) -> dict:
+def _written(index: int, raw: dict[str, Any]) -> StoredThread:
+    """A thread as a change writes it; one that would not read back (an anchor without a cell) is refused."""
+    thread = StoredThread.read(index, raw)
+    if thread is None:
+        raise review_data_unreadable()
+    return thread
+
+
+def _new_message(body: str, author: Author, now: str) -> dict[str, Any]:
     return {"id": new_id(), "author": dict(author), "createdAt": now, "body": body}
 
 
 # New anchors, in the reference extension's format ---------------------------------------------------------------
 
 
-def cell_anchor(cell_id: str) -> dict:
+def cell_anchor(cell_id: str) -> dict[str, Any]:
     return {"kind": "cell", "cellId": cell_id}
 
 
-def range_anchor(cell_id: str, source: str, start: int, end: int) -> dict:
+def range_anchor(cell_id: str, source: str, start: int, end: int) -> dict[str, Any]:
     """A source-range anchor for source[start:end] (character offsets), with its context.
 
     The selected text is cut to MAX_SELECTED_TEXT_BYTES (the range shrinks with
@@ -375,7 +394,7 @@ def primary_mime(output: dict[str, Any]) -> Optional[str]:
         return "text/plain"
     if output.get("output_type") == "error":
         return "application/vnd.jupyter.error"
-    data = output.get("data") if isinstance(output.get("data"), dict) else {}
+    data = json_object(output.get("data"))
     if not data:
         return None
     if "text/html" in data:
@@ -384,7 +403,7 @@ def primary_mime(output: dict[str, Any]) -> Optional[str]:
     return image or ("text/plain" if "text/plain" in data else next(iter(data)))
 
 
-def output_anchor(cell_id: str, outputs: Sequence[dict[str, Any]], index: int) -> dict:
+def output_anchor(cell_id: str, outputs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
     output = outputs[index]
     anchor = {"kind": "output", "cellId": cell_id, "outputIndex": index, "outputFingerprint": output_fingerprint(output)}
     mime = primary_mime(output)
@@ -505,7 +524,8 @@ def anchor_status(anchor: StoredAnchor, cell: Optional[LiveCell]) -> AnchorStatu
     if cell is None:
         status["state"] = "cell-missing"
         if anchor.kind == "output":
-            status.update(outputIndex=anchor.output_index, outputChanged=True)
+            status["outputIndex"] = anchor.output_index
+            status["outputChanged"] = True
         return status
     if anchor.kind == "source-range":
         state, start = locate_range(anchor, cell.source)

@@ -4,6 +4,7 @@ import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.config import JsonDict
 from typing_extensions import NotRequired, TypedDict
 
 from .errors import ErrorCode, ToolError
@@ -14,7 +15,7 @@ from .text import utf8_len
 class ErrorResult(TypedDict):
     """A failure: one code of the closed set, a message, what to do next, and details."""
 
-    error: Literal[tuple(code.value for code in ErrorCode)]  # type: ignore[valid-type]
+    error: ErrorCode
     message: str
     hint: NotRequired[str]
     retryable: NotRequired[bool]
@@ -104,15 +105,16 @@ def _resolve(node: Any, definitions: dict[str, Any], compact: bool = False) -> A
 
 
 def _object_rooted(schema: dict[str, Any], nullable: bool) -> bool:
+    """An object, one of several objects, or (when `nullable`) also null."""
     if schema.get("type") == "object":
         return True
-    options = schema.get("anyOf", [])
-    return nullable and {option.get("type") for option in options} == {"object", "null"}
+    kinds = {option.get("type") for option in schema.get("anyOf", [])}
+    return "object" in kinds and kinds <= ({"object", "null"} if nullable else {"object"})
 
 
 def _finish(schema: dict[str, Any], nullable: bool = False, compact: bool = False) -> dict[str, Any]:
     result = _resolve(schema, schema.get("$defs", {}), compact)
-    if not _object_rooted(result, nullable):
+    if not isinstance(result, dict) or not _object_rooted(result, nullable):
         raise ValueError("tool schemas must be object-rooted")
     if not json.dumps(result, ensure_ascii=False).isascii():
         raise ValueError("tool schemas must be ASCII only")
@@ -124,7 +126,7 @@ def input_schema(model: type[Arguments]) -> dict[str, Any]:
 
 
 def output_schema(result_type: Any) -> dict[str, Any]:
-    """An object, or (for a result that may be null) an object or null."""
+    """An object (or one of several), or, for a result that may be null, also null."""
     return _finish(TypeAdapter(result_type).json_schema(mode="serialization"), nullable=True)
 
 
@@ -139,23 +141,25 @@ def result_variants(*schemas: dict[str, Any]) -> dict[str, Any]:
     return combined
 
 
-def describe_fields(schema: Any, parent: str = "") -> Any:
+def describe_fields(schema: dict[str, Any], parent: str = "") -> dict[str, Any]:
     """Give every property its meaning from the glossary (one spelling, one meaning, across tools)."""
-    if isinstance(schema, list):
-        return [describe_fields(item, parent) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    described = {}
+    described: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "properties":
-            described[key] = {name: describe_fields(prop, name) for name, prop in value.items()}
+            described[key] = {name: _described(prop, name) for name, prop in value.items()}
             for name, prop in described[key].items():
                 meaning = FIELDS.get(f"{parent}.{name}") or FIELDS.get(name)
                 if isinstance(prop, dict) and "description" not in prop and meaning:
                     prop["description"] = meaning
         else:
-            described[key] = describe_fields(value, parent)
+            described[key] = _described(value, parent)
     return described
+
+
+def _described(value: Any, parent: str) -> Any:
+    if isinstance(value, list):
+        return [_described(item, parent) for item in value]
+    return describe_fields(value, parent) if isinstance(value, dict) else value
 
 
 def _field_name(location: tuple[Any, ...]) -> str:
@@ -189,12 +193,12 @@ def parse_arguments(model: type[Arguments], raw: Any) -> Arguments:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, message, field=field) from None
 
 
-def text_bound(max_bytes: int) -> dict[str, int]:
+def text_bound(max_bytes: int) -> JsonDict:
     """The schema's maxLength for a text argument bounded in UTF-8 bytes (the byte bound is checked on call)."""
     return {"maxLength": max_bytes}
 
 
-def list_bound(max_items: int) -> dict[str, int]:
+def list_bound(max_items: int) -> JsonDict:
     return {"maxItems": max_items}
 
 

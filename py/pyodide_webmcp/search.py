@@ -7,13 +7,14 @@ searches look at the first MAX_SEARCHED_LINE_CHARS characters of each line.
 """
 
 import re
+import sys
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
-try:
-    from re import _parser as sre_parse  # Python 3.11+
-except ImportError:  # pragma: no cover
-    import sre_parse  # type: ignore[no-redef]
+if TYPE_CHECKING or sys.version_info < (3, 11):
+    import sre_parse  # the regex parser's name before Python 3.11, and still its name in typeshed
+else:
+    from re import _parser as sre_parse
 
 from typing_extensions import NotRequired, TypedDict
 
@@ -27,10 +28,13 @@ _REPEATS = {sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT}
 _NESTING = {sre_parse.SUBPATTERN, sre_parse.BRANCH, sre_parse.ASSERT, sre_parse.ASSERT_NOT}
 
 
+Where = Literal["source", "output"]
+
+
 class Match(TypedDict):
     cellId: str
     index: int
-    where: Literal["source", "output"]
+    where: Where
     outputIndex: NotRequired[int]
     line: int
     column: int
@@ -73,7 +77,7 @@ def _unbounded_repeats(items: Any) -> int:
     return count
 
 
-def compile_query(query: str, regex: bool, case_sensitive: bool) -> re.Pattern:
+def compile_query(query: str, regex: bool, case_sensitive: bool) -> re.Pattern[str]:
     """The pattern to search for; INVALID_ARGUMENT for an invalid or potentially catastrophic regex."""
     if not query:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, "query must not be empty.", field="query")
@@ -104,7 +108,7 @@ def _excerpt(line: str, start: int, end: int) -> str:
     return clamp_chars(text, limits.MAX_EXCERPT_CHARS)[0]
 
 
-def _line_matches(text: str, pattern: re.Pattern, literal: bool) -> Iterator[tuple[int, int, str]]:
+def _line_matches(text: str, pattern: re.Pattern[str], literal: bool) -> Iterator[tuple[int, int, str]]:
     """(line, column, excerpt) of every match, line by line (a match never spans lines)."""
     for number, line in enumerate(text.split("\n")):
         for found in pattern.finditer(line if literal else line[: limits.MAX_SEARCHED_LINE_CHARS]):
@@ -114,7 +118,8 @@ def _line_matches(text: str, pattern: re.Pattern, literal: bool) -> Iterator[tup
 
 def _output_text(output: dict[str, Any]) -> str:
     shown = serialize_output(output)
-    parts = [shown.get(key, "") for key in ("text", "html", "ename", "evalue", "traceback")]
+    parts = [shown.get("text", ""), shown.get("html", ""), shown.get("ename", ""), shown.get("evalue", ""),
+             shown.get("traceback", "")]
     parts += [entry["text"] for entry in shown.get("textData", [])]
     return strip_ansi("\n".join(part for part in parts if part))
 
@@ -127,7 +132,7 @@ class Found:
 
 def find(
     cells: Sequence[tuple[int, CellRecord, Optional[dict[str, Any]]]],
-    pattern: re.Pattern,
+    pattern: re.Pattern[str],
     include_outputs: bool,
     offset: int,
     limit: int,
@@ -137,14 +142,14 @@ def find(
     kept: list[Match] = []
     total = 0
     for index, record, cell in cells:
-        sources = [("source", None, record.source)]
+        sources: list[tuple[Where, Optional[int], str]] = [("source", None, record.source)]
         if include_outputs and cell is not None and record.type == "code":
             sources += [("output", i, _output_text(o)) for i, o in enumerate(cell.get("outputs") or []) if isinstance(o, dict)]
         for where, output_index, text in sources:
             for line, column, excerpt in _line_matches(text, pattern, literal):
                 total += 1
                 if offset < total <= offset + limit:
-                    match: Match = {"cellId": record.id, "index": index, "where": where, "line": line,  # type: ignore[typeddict-item]
+                    match: Match = {"cellId": record.id, "index": index, "where": where, "line": line,
                                     "column": column, "excerpt": excerpt}
                     if output_index is not None:
                         match["outputIndex"] = output_index

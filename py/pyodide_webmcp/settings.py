@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from . import limits
-from .access import ACCESS_LEVELS, Access
-
-REVIEWABLE_ACTIONS = ("insert", "delete", "run")
+from .access import Access, is_access
+from .shapes import OPT_IN_REVIEWS, OptInReview
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class Settings:
     call_budget_ms: int = limits.CALL_BUDGET_MS
     access: AccessDefaults = field(default_factory=AccessDefaults)
     propose_mode: bool = False
-    propose_actions: frozenset[str] = frozenset()
+    propose_actions: frozenset[OptInReview] = frozenset()
     run_code: bool = False
     commands: bool = False
     command_allowlist: tuple[str, ...] = ()
@@ -44,7 +43,7 @@ class Settings:
 
         def level(name: str) -> Access:
             value = values.get(name)
-            return value if value in ACCESS_LEVELS else "write"
+            return value if is_access(value) else "write"
 
         budget = values.get("callBudgetSeconds")
         budget_ms = limits.CALL_BUDGET_MS
@@ -57,7 +56,7 @@ class Settings:
             call_budget_ms=budget_ms,
             access=AccessDefaults(notebook=level("defaultNotebookAccess"), cell=level("defaultCellAccess")),
             propose_mode=flag("proposeMode", False),
-            propose_actions=frozenset(a for a in actions if a in REVIEWABLE_ACTIONS) if isinstance(actions, list) else frozenset(),
+            propose_actions=frozenset(a for a in actions if a in OPT_IN_REVIEWS) if isinstance(actions, list) else frozenset(),
             run_code=flag("runCode", False),
             commands=flag("commands", False),
             command_allowlist=tuple(dict.fromkeys(c for c in allowlist if isinstance(c, str) and c))

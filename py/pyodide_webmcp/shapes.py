@@ -1,16 +1,22 @@
 """Result shapes shared by several tools (their output schemas come from these)."""
 
-from typing import Literal, Optional
+from typing import Any, Literal, Optional, get_args
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, TypedDict, TypeIs
 
 Actor = Literal["human", "agent"]
 DiffKind = Literal["same", "removed", "added"]
 Action = Literal["inserted", "edited", "ran", "deleted"]
 KernelStatus = Literal["idle", "busy", "starting", "restarting", "dead", "unavailable", "unknown"]
 CellType = Literal["code", "markdown", "raw"]
-ReviewedAction = Literal["insert", "update", "delete", "run"]
-"""What the human may review in Propose mode: edits always, the others when they choose."""
+CELL_TYPES: tuple[CellType, ...] = get_args(CellType)
+Placement = Literal["above", "below"]
+"""Where a cell goes beside the cell it is placed by."""
+OptInReview = Literal["insert", "delete", "run"]
+"""What the human may choose to review in Propose mode besides edits."""
+OPT_IN_REVIEWS: tuple[OptInReview, ...] = get_args(OptInReview)
+ReviewedAction = Literal["update", OptInReview]
+"""What the human may review in Propose mode: edits (updates) always, the others when they choose."""
 Outcome = Literal["accepted", "denied"]
 """The human's decision on a proposal."""
 
@@ -96,7 +102,7 @@ class CellSnapshot(TypedDict):
     executionCount: NotRequired[Optional[int]]
     outputs: NotRequired[list[OutputSnapshot]]
     outputsTruncated: NotRequired[bool]
-    metadata: NotRequired[dict]
+    metadata: NotRequired[dict[str, Any]]
     lastEditedBy: NotRequired[Actor]
     lastEditedAt: NotRequired[str]
 
@@ -110,6 +116,26 @@ class CellRef(TypedDict):
     sourceHash: str
 
 
+class OffsetRange(TypedDict):
+    start: int
+    end: int
+
+
+class OutputSelection(TypedDict):
+    cellId: str
+    outputIndex: int
+    text: str
+    range: OffsetRange
+    outputFingerprint: str
+    capturedAt: str
+
+
+class SelectedOutput(OutputSelection):
+    """The text the human selected in an output, as the page records it: with the notebook it is in."""
+
+    notebookPath: str
+
+
 class ProposalOutcome(TypedDict):
     """Fields of a write the human reviewed in Propose mode and denied (absent otherwise)."""
 
@@ -117,3 +143,7 @@ class ProposalOutcome(TypedDict):
     code: NotRequired[Literal["PROPOSAL_DENIED"]]
     cellId: NotRequired[str]
     reason: NotRequired[Optional[str]]
+
+
+def is_cell_type(value: object) -> TypeIs[CellType]:
+    return value in CELL_TYPES

@@ -6,10 +6,14 @@ the kernel sends: streams to MAX_SNIPPET_STREAM_BYTES each, at most
 MAX_OUTPUTS_PER_CELL outputs, and the rest counted.
 """
 
-from typing import Any, Callable
+from typing import Any, Callable, Literal, get_args
 
 from . import limits
 from .text import clamp_utf8, utf8_len
+
+OutputMessage = Literal["stream", "execute_result", "display_data", "error", "clear_output"]
+"""The kernel's messages that make or clear a snippet's outputs (SnippetOutputs.add ignores others)."""
+OUTPUT_MESSAGES: tuple[OutputMessage, ...] = get_args(OutputMessage)
 
 
 class SnippetOutputs:
@@ -53,6 +57,9 @@ class SnippetOutputs:
             self.outputs.append(output)
 
 
+SnippetStatus = Literal["running", "ok", "error", "kernel died", "kernel restarted"]
+
+
 class SnippetEntry:
     """One snippet as the human sees it in the log."""
 
@@ -61,7 +68,7 @@ class SnippetEntry:
         self.time = time
         self.notebook_path = notebook_path
         self.code = clamp_utf8(code, limits.MAX_LOGGED_CODE_BYTES)[0]
-        self.status = "running"
+        self.status: SnippetStatus = "running"
         self.output = ""
 
 
@@ -88,7 +95,7 @@ class SnippetLog:
         self._changed()
         return entry
 
-    def finish(self, entry: SnippetEntry, status: str, output: str) -> None:
+    def finish(self, entry: SnippetEntry, status: SnippetStatus, output: str) -> None:
         entry.status = status
         entry.output = clamp_utf8(output, limits.MAX_LOGGED_CODE_BYTES)[0]
         self._changed()

@@ -52,3 +52,8 @@ def to_json(value: Any) -> str:
 def json_size(value: Any) -> int:
     """The UTF-8 size of a value's compact JSON: the one measure every bound uses."""
     return utf8_len(to_json(value))
+
+
+def json_object(value: Any) -> dict[str, Any]:
+    """`value` when it is a JSON object, else an empty one (stored data may hold anything)."""
+    return value if isinstance(value, dict) else {}

@@ -10,7 +10,7 @@ from .hashing import read_hash, revision, source_hash
 from .outputs import joined, serialize_outputs
 from .paths import base_name
 from .positions import editor_position, offset_of
-from .provenance import last_edit
+from .provenance import add_last_edit
 from .shapes import (
     CellRef,
     CellSnapshot,
@@ -40,7 +40,7 @@ class CellRecord:
         return source_hash(self.source)
 
 
-class CellList(tuple):
+class CellList(tuple[CellRecord, ...]):
     """A notebook's cell records at one moment, with what is derived from all of them computed once.
 
     The adapter keeps one per unchanged notebook, so repeated reads of a large notebook cost nothing.
@@ -110,7 +110,7 @@ def cell_snapshot(
             if cut:
                 snapshot["outputsTruncated"] = True
     metadata = cell.get("metadata") or {}
-    snapshot.update(last_edit(metadata))  # type: ignore[typeddict-item]
+    add_last_edit(snapshot, metadata)
     shown_metadata = {key: value for key, value in metadata.items() if key != METADATA_KEY}
     if shown_metadata and len(to_json(shown_metadata)) <= limits.MAX_CELL_METADATA_CHARS:
         snapshot["metadata"] = shown_metadata

@@ -8,20 +8,21 @@ check and the change nothing else runs.
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Generic, Optional, TypeVar, Union
+from typing import Awaitable, Callable, Generic, Mapping, Optional, TypeVar, Union, cast
 
 from . import limits
 from .errors import ErrorCode, ToolError
 from .hashing import parse_read_hash, read_hash
 from .notebooks import resolve_notebook
 from .port import NotebookPort
-from .proposals import ask_human, denied
+from .proposals import Denial, ask_human, denied
 from .registry import CallContext
 from .shapes import DiffKind, ReviewedAction
 from .text import clamp_chars, utf8_len
 from .views import CellRecord
 
-Result = TypeVar("Result")
+Result = TypeVar("Result", bound=Mapping[str, object])
+"""A written result's shape: a TypedDict holding the fields of a review too (`shapes.ProposalOutcome`)."""
 
 
 def check_source(record: CellRecord, expected: str, stale_message: str, *, replaces_all: bool = False,
@@ -65,9 +66,11 @@ class Applied(Generic[Result]):
     result: Result
     proposal_id: Optional[str] = None
 
-    def payload(self) -> dict[str, Any]:
-        accepted = {} if self.proposal_id is None else {"status": "accepted", "proposalId": self.proposal_id}
-        return {**self.result, **accepted}  # type: ignore[dict-item]
+    def payload(self) -> Result:
+        if self.proposal_id is None:
+            return self.result
+        accepted = {**self.result, "status": "accepted", "proposalId": self.proposal_id}
+        return cast(Result, accepted)  # a TypeVar cannot say that Result holds the review's fields
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class Denied:
     cell_id: str
     reason: Optional[str]
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> Denial:
         return denied(self.proposal_id, self.cell_id, self.reason)
 
 
@@ -101,14 +104,17 @@ async def review_then(
     result = planned.apply()
     if inspect.isawaitable(result):
         result = await result
-    return Applied(result, proposal_id)  # type: ignore[arg-type]
+    return Applied(result, proposal_id)
 
 
 async def reviewed_write(
     ctx: CallContext,
     notebook_path: Optional[str],
     action: ReviewedAction,
-    plan: Callable[[NotebookPort], Plan[Any]],
-) -> dict[str, Any]:
+    plan: Callable[[NotebookPort], Plan[Result]],
+) -> Result:
     """`review_then`, as the tool's result: what was applied (with the accepted proposal), or the denial."""
-    return (await review_then(ctx, notebook_path, action, plan)).payload()
+    outcome = await review_then(ctx, notebook_path, action, plan)
+    if isinstance(outcome, Denied):
+        return cast(Result, outcome.payload())  # a TypeVar cannot say that Result holds the denial's fields
+    return outcome.payload()

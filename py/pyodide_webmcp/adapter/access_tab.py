@@ -1,15 +1,21 @@
 """The Agent panel's Access tab: every notebook's agent access, and access for all of its cells at once."""
 
 import asyncio
-from typing import Any
+from typing import Any, Optional
 
 from js import document
 
-from ..access import ACCESS_LEVELS
+from ..access import ACCESS_LEVELS, Access, is_access
 from .dom import Listeners, element, tab_body
 from .lab import Lab
 
-ACCESS_LABELS = {"write": "write", "read": "read only", "none": "hidden"}
+ACCESS_LABELS: dict[Access, str] = {"write": "write", "read": "read only", "none": "hidden"}
+
+
+def _chosen(select: Any) -> Optional[Access]:
+    """The access level a select of levels shows."""
+    value = str(select.value)
+    return value if is_access(value) else None
 
 
 class AccessTab:
@@ -42,7 +48,7 @@ class AccessTab:
         notebook_select.addEventListener(
             "change",
             self._listen(
-                lambda event: asyncio.ensure_future(self._lab.set_notebook_access(path, access=str(event.target.value)))
+                lambda event: asyncio.ensure_future(self._lab.set_notebook_access(path, access=_chosen(event.target)))
             ),
         )
         cells_select = self._select(f"Access to apply to every cell of {path}")
@@ -51,7 +57,7 @@ class AccessTab:
         apply.addEventListener(
             "click",
             self._listen(
-                lambda *_: asyncio.ensure_future(self._lab.set_notebook_access(path, cells=str(cells_select.value)))
+                lambda *_: asyncio.ensure_future(self._lab.set_notebook_access(path, cells=_chosen(cells_select)))
             ),
         )
         for node in (notebook_select, cells_select, apply):

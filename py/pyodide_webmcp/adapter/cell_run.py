@@ -7,7 +7,7 @@ other extensions) sees an agent's run too. A cell that asks for `input()` shows 
 usual input box under it and waits for the human, as it would for them.
 """
 
-from typing import Any
+from typing import Any, Literal
 
 from js import Object
 from pyodide.ffi import create_once_callable, create_proxy
@@ -18,7 +18,7 @@ from .kernel_watch import RunCancelled
 from .services import NotebookServices
 
 
-async def run_through_executor(services: NotebookServices, panel: Any, widget: Any) -> str:
+async def run_through_executor(services: NotebookServices, panel: Any, widget: Any) -> Literal["ok", "error", "gone"]:
     """Run one code cell: "ok", "error" for a reply that was not ok, "gone" when the cell's view went away
     mid-run; RunCancelled when its request was cancelled (the kernel went away)."""
     notebook = panel.content

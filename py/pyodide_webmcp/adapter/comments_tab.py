@@ -14,7 +14,11 @@ from ..notebooks import anchored_cell, review_store
 from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
 from ..review import (
+    DETACHED_STATES,
     HUMAN_AUTHOR,
+    THREAD_STATUSES,
+    Changed,
+    ReviewStore,
     StoredThread,
     anchor_status,
     cell_anchor,
@@ -39,7 +43,7 @@ class CommentsTab:
         self._reveal = reveal  # brings the panel forward on this tab
         self._listen = Listeners()
         self._card_listeners = Listeners()  # released whenever the cards are drawn again
-        self._pending_anchor: Optional[dict] = None
+        self._pending_anchor: Optional[dict[str, Any]] = None
         self.body = element("div", **{"class": "jp-webmcp-comments"})
         self._filter = element("select", **{"class": "jp-webmcp-thread-filter", "aria-label": "Show threads"})
         for value, label in THREAD_FILTERS.items():
@@ -72,7 +76,7 @@ class CommentsTab:
         stale, self._card_listeners = self._card_listeners, Listeners()
         cards = []
         for thread in sorted(store.threads, key=lambda t: t.created_at, reverse=True):
-            if wanted in ("open", "resolved") and thread.status != wanted:
+            if wanted in THREAD_STATUSES and thread.status != wanted:
                 continue
             if wanted == "current-cell" and thread.cell_id != active_id:
                 continue
@@ -102,7 +106,7 @@ class CommentsTab:
         reply = element("textarea", **{"class": "jp-webmcp-reply-text", "aria-label": "Reply"})
         reopen = thread.status == "resolved"
 
-        def send_reply(store, target, now):
+        def send_reply(store: ReviewStore, target: StoredThread, now: str) -> Optional[Changed]:
             body = str(reply.value)
             return store.reply(target, body, HUMAN_AUTHOR, now) if body.strip() else None
 
@@ -115,7 +119,7 @@ class CommentsTab:
             ),
             ("Show", "jp-webmcp-show", lambda: asyncio.ensure_future(self._show(thread.id))),
         ]
-        if status["state"] in ("orphaned", "cell-missing"):
+        if status["state"] in DETACHED_STATES:
             buttons.append(("Re-anchor to selection", "jp-webmcp-reanchor", lambda: self._reanchor(thread.id)))
         actions = element("div", **{"class": "jp-webmcp-thread-actions"})
         for label, css, action in buttons:
@@ -128,7 +132,7 @@ class CommentsTab:
 
     # The human's changes
 
-    def _save(self, notebook: NotebookHandle, change: Callable[[Any, str], Any]) -> None:
+    def _save(self, notebook: NotebookHandle, change: Callable[[ReviewStore, str], Optional[Changed]]) -> None:
         try:
             outcome = change(review_store(notebook), iso_now())
         except ToolError as error:  # a damaged store is left alone; say why
@@ -139,12 +143,14 @@ class CommentsTab:
             notebook.set_review_entry(outcome[0])
         self.render()
 
-    def _change(self, thread_id: str, change: Callable[[Any, StoredThread, str], Any]) -> None:
+    def _change(
+        self, thread_id: str, change: Callable[[ReviewStore, StoredThread, str], Optional[Changed]]
+    ) -> None:
         notebook = self._lab.current_notebook()
         if notebook is None:
             return
 
-        def on_thread(store: Any, now: str) -> Any:
+        def on_thread(store: ReviewStore, now: str) -> Optional[Changed]:
             thread = next((t for t in store.threads if t.id == thread_id), None)
             return change(store, thread, now) if thread is not None else None
 
@@ -162,17 +168,18 @@ class CommentsTab:
         self._composer.hidden = True
 
     def _reanchor(self, thread_id: str) -> None:
-        notebook = self._lab.current_notebook()
-        anchor = self._selection_anchor(notebook) if notebook is not None else None
+        anchor = self._selection_anchor(self._lab.current_notebook())
         if anchor is None or anchor["kind"] != "source-range":
             return
         self._change(thread_id, lambda store, thread, now: store.reanchor(thread, anchor, now))
 
     async def _show(self, thread_id: str) -> None:
         notebook = self._lab.current_notebook()
+        if notebook is None:
+            return
         thread = next((t for t in review_store(notebook).threads if t.id == thread_id), None)
-        live = anchored_cell(notebook, notebook.cells(), thread.anchor) if thread else None
-        if live is None:
+        live = anchored_cell(notebook, notebook.cells(), thread.anchor) if thread is not None else None
+        if thread is None or live is None:
             return
         status = anchor_status(thread.anchor, live)
         selection = editor_range(live.source, status["range"]["start"], status["range"]["end"]) if "range" in status else None
@@ -182,9 +189,9 @@ class CommentsTab:
 
     # Starting a comment from the notebook
 
-    def _selection_anchor(self, notebook: NotebookHandle) -> Optional[dict]:
-        index = notebook.active_index()
-        if index is None:
+    def _selection_anchor(self, notebook: Optional[NotebookHandle]) -> Optional[dict[str, Any]]:
+        index = notebook.active_index() if notebook is not None else None
+        if notebook is None or index is None:
             return None
         record = notebook.cells()[index]
         editor = notebook.editor_state()
@@ -194,12 +201,12 @@ class CommentsTab:
             return range_anchor(record.id, record.source, start, end)
         return cell_anchor(record.id)
 
-    def _cell_anchor(self) -> Optional[dict]:
+    def _cell_anchor(self) -> Optional[dict[str, Any]]:
         notebook = self._lab.current_notebook()
         index = notebook.active_index() if notebook is not None else None
-        return cell_anchor(notebook.cells()[index].id) if index is not None else None
+        return cell_anchor(notebook.cells()[index].id) if notebook is not None and index is not None else None
 
-    def _start_comment(self, anchor: Optional[dict]) -> None:
+    def _start_comment(self, anchor: Optional[dict[str, Any]]) -> None:
         if anchor is None:
             return
         self._pending_anchor = anchor
@@ -213,7 +220,7 @@ class CommentsTab:
         notebook = self._lab.current_notebook()
         child = node.closest(".jp-OutputArea-child") if node is not None else None
         cell_node = child.closest(".jp-Cell") if child is not None else None
-        if notebook is None or cell_node is None:
+        if notebook is None or child is None or cell_node is None:
             return None
         siblings = list(child.parentElement.children)
         for index, widget in enumerate(notebook.widgets()):

@@ -6,17 +6,18 @@ running; a wait on the reply alone would never end.
 """
 
 import asyncio
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Literal, TypeVar, Union
 
 from pyodide.ffi import create_proxy
 
 from .. import limits
 from ..calls import current_call
+from ..kernels import STARTING, UP, KernelLoss, kernel_loss, kernel_status
 from .ffi import js_value
 
-LOST = {"dead": "died", "terminating": "died", "restarting": "restarted", "autorestarting": "restarted"}
-STARTED_AGAIN = ("starting", "unknown")  # a kernel only passes through these again when it restarted
 POLL_SECONDS = 0.25
+REPLACED = "replaced"  # seen when the session's kernel was replaced by another
+Ended = TypeVar("Ended", bound=str)
 
 
 class RunCancelled(Exception):
@@ -28,35 +29,39 @@ def waits_for_input(session_context: Any) -> bool:
     return bool(js_value(session_context.pendingInput))
 
 
-async def watch_execution(execution: Awaitable[str], session_context: Any) -> str:
-    """The execution's status ("ok", "error", ...), or what happened instead: "died", "restarted", "dropped".
+async def watch_execution(
+    execution: Awaitable[Ended], session_context: Any
+) -> Union[Ended, KernelLoss, Literal["dropped"]]:
+    """The execution's own outcome ("ok", "error", ...), or what happened instead: "died", "restarted", "dropped".
 
     While it waits, the current call says whether the cell waits for the human's input() answer.
     """
     kernel = js_value(js_value(session_context.session).kernel)
     seen: list[str] = []
     on_status = create_proxy(lambda _kernel, status: seen.append(str(status)))
-    on_kernel = create_proxy(lambda *_: seen.append("replaced"))
+    on_kernel = create_proxy(lambda *_: seen.append(REPLACED))
     kernel.statusChanged.connect(on_status)
     session_context.kernelChanged.connect(on_kernel)
     future = asyncio.ensure_future(execution)
     loop = asyncio.get_event_loop()
     idle_since = None
-    was_up = str(kernel.status) in ("idle", "busy")
+    was_up = kernel_status(str(kernel.status)) in UP
     try:
         while not future.done():
             await asyncio.wait({future}, timeout=POLL_SECONDS)
             if future.done():
                 break
-            for status in seen:
-                if status == "replaced" or (was_up and status in STARTED_AGAIN):
+            for reported in seen:
+                status = kernel_status(reported)
+                if reported == REPLACED or (was_up and status in STARTING):
                     return "restarted"
-                if status in LOST:
-                    return LOST[status]
-                was_up = was_up or status in ("idle", "busy")
+                loss = kernel_loss(status)
+                if loss is not None:
+                    return loss
+                was_up = was_up or status in UP
             seen.clear()
             _say_whether_input_is_awaited(waits_for_input(session_context))
-            if str(kernel.status) == "idle":
+            if kernel_status(str(kernel.status)) == "idle":
                 idle_since = idle_since if idle_since is not None else loop.time()
                 if loop.time() - idle_since >= limits.KERNEL_DROPPED_AFTER_MS / 1000:
                     return "dropped"
@@ -65,7 +70,8 @@ async def watch_execution(execution: Awaitable[str], session_context: Any) -> st
         try:
             return future.result()
         except RunCancelled:
-            return next((LOST[s] for s in seen if s in LOST), "restarted")
+            losses = (kernel_loss(kernel_status(reported)) for reported in seen)
+            return next((loss for loss in losses if loss is not None), "restarted")
     finally:
         if not future.done():
             future.cancel()
@@ -77,5 +83,7 @@ async def watch_execution(execution: Awaitable[str], session_context: Any) -> st
 
 def _say_whether_input_is_awaited(waiting: bool) -> None:
     call = current_call()
-    if call is not None and call.waiting_for.get("kind") in ("kernel", "input"):
-        call.wait_on(**{**call.waiting_for, "kind": "input" if waiting else "kernel"})
+    if call is not None and call.waiting_for["kind"] in ("kernel", "input"):
+        running = call.waiting_for.copy()
+        running["kind"] = "input" if waiting else "kernel"
+        call.wait_on(**running)

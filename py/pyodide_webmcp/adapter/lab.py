@@ -1,6 +1,6 @@
 """The live JupyterLab application as the port's LabPort: notebooks, files, kernels."""
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .. import limits
 from ..access import (
@@ -13,6 +13,7 @@ from ..access import (
 from ..calls import CallTable
 from ..errors import ErrorCode, ToolError
 from ..settings import AccessDefaults
+from ..shapes import SelectedOutput
 from ..snippets import SnippetLog
 from .commands import LabCommands
 from .dialogs import DialogWatcher
@@ -25,6 +26,9 @@ from .proposals import ProposalBoard
 from .services import NotebookServices
 from .settings import SettingsWatcher
 
+if TYPE_CHECKING:
+    from .selection import OutputSelectionTracker
+
 
 class Lab:
     """The live JupyterLab application as the tools need it."""
@@ -34,7 +38,7 @@ class Lab:
         self.settings = settings
         self.classes = host.classes
         self.calls = calls
-        self.output_selection = None
+        self.output_selection: Optional["OutputSelectionTracker"] = None  # set once the page is ready
         self.proposals = ProposalBoard()
         self.dialogs = DialogWatcher(host.classes.Dialog, calls)
         self.commands = LabCommands(host.app.commands, self.dialogs)
@@ -107,7 +111,7 @@ class Lab:
             labUrl=lab_url,
         )
 
-    def output_selection_record(self) -> Optional[dict[str, Any]]:
+    def output_selection_record(self) -> Optional[SelectedOutput]:
         return self.output_selection.record if self.output_selection is not None else None
 
     def locate_cell_node(self, node: Any) -> Optional[tuple[NotebookHandle, int]]:
@@ -168,9 +172,10 @@ class Lab:
         if access is not None:
             metadata = content.setdefault("metadata", {})
             metadata[METADATA_KEY] = with_notebook_access(metadata, access)
-        for cell in content.get("cells") or [] if cells is not None else []:
-            metadata = cell.setdefault("metadata", {})
-            metadata[METADATA_KEY] = with_cell_access(metadata, cells)
+        if cells is not None:
+            for cell in content.get("cells") or []:
+                metadata = cell.setdefault("metadata", {})
+                metadata[METADATA_KEY] = with_cell_access(metadata, cells)
         await self._contents.save(path, to_js_object({"type": "notebook", "format": "json", "content": content}))
 
     async def notebook_access(self, path: str) -> Optional[Access]:

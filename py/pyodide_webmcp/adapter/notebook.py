@@ -8,6 +8,7 @@ from pyodide.ffi import create_once_callable, create_proxy, jsnull
 
 from .. import limits
 from ..access import (
+    ACCESS_LEVELS,
     METADATA_KEY,
     Access,
     cell_access,
@@ -17,10 +18,12 @@ from ..access import (
 )
 from ..calls import current_call
 from ..errors import ErrorCode, ToolError
+from ..execution import ExecutionOutcome, RunOutcome
 from ..hashing import source_hash
+from ..kernels import kernel_status
 from ..provenance import add_history, iso_now
 from ..review import REVIEW_KEY, ReviewStore
-from ..shapes import Action, Actor, KernelInfo
+from ..shapes import Action, Actor, CellType, KernelInfo
 from ..snippets import SnippetOutputs
 from ..text import one_line
 from ..views import CellList, CellRecord, EditorState
@@ -29,17 +32,6 @@ from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import waits_for_input, watch_execution
 from .services import NotebookServices
 from .snippets import run_snippet
-
-_KERNEL_STATUS = {
-    "idle": "idle",
-    "busy": "busy",
-    "starting": "starting",
-    "restarting": "restarting",
-    "autorestarting": "restarting",
-    "dead": "dead",
-    "terminating": "dead",
-    "unknown": "unknown",
-}
 
 
 class NotebookHandle:
@@ -191,8 +183,9 @@ class NotebookHandle:
         """Markers on cells the owner restricted and on cells with open review threads."""
         discussed = {t.cell_id for t in ReviewStore(self.review_entry()).threads if t.status == "open"}
         for widget, record in zip(self._notebook.widgets, self.cells()):
-            for level in ("read", "none"):
-                widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
+            for level in ACCESS_LEVELS:
+                if level != "write":
+                    widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
             widget.toggleClass("jp-webmcp-has-thread", record.id in discussed)
 
     def cell_json(self, index: int) -> dict[str, Any]:
@@ -238,7 +231,7 @@ class NotebookHandle:
         kernel = js_value(session.kernel) if session is not None else None
         if kernel is None:
             return {"name": None, "status": "unavailable"}
-        info: KernelInfo = {"name": str(kernel.name), "status": _KERNEL_STATUS.get(str(kernel.status), "unknown")}
+        info: KernelInfo = {"name": str(kernel.name), "status": kernel_status(str(kernel.status))}
         display_name = js_value(session_context.kernelDisplayName)
         if display_name:
             info["displayName"] = str(display_name)
@@ -263,7 +256,7 @@ class NotebookHandle:
 
     # Writes. Each is synchronous, so a guard checked just before cannot be raced.
 
-    def insert_cells(self, index: int, cells: list[tuple[str, str]]) -> list[str]:
+    def insert_cells(self, index: int, cells: list[tuple[CellType, str]]) -> list[str]:
         new = [{"cell_type": cell_type, "source": source, "metadata": {}} for cell_type, source in cells]
         return [str(cell.id) for cell in self._notebook.model.sharedModel.insertCells(index, to_js_object(new))]
 
@@ -280,7 +273,7 @@ class NotebookHandle:
         if from_index != to_index:
             self._notebook.model.sharedModel.moveCell(from_index, to_index)
 
-    def set_cell_type(self, index: int, cell_type: str) -> None:
+    def set_cell_type(self, index: int, cell_type: CellType) -> None:
         shared = self._notebook.model.sharedModel
         cell = to_python(shared.cells[index].toJSON())
         replacement = {"id": cell["id"], "cell_type": cell_type, "source": cell.get("source", ""),
@@ -319,7 +312,7 @@ class NotebookHandle:
         widget = widgets[index]
         return widget if str(widget.model.id) == cell_id else None
 
-    async def execute_code(self, index: int, cell_id: str) -> Optional[str]:
+    async def execute_code(self, index: int, cell_id: str) -> Optional[RunOutcome]:
         """Run one code cell as the human's Run does; its status (see watch_execution), or None if its widget is gone."""
         widget = self._widget_for(index, cell_id)
         if widget is None:
@@ -330,7 +323,7 @@ class NotebookHandle:
     def waits_for_input(self) -> bool:
         return waits_for_input(self._panel.sessionContext)
 
-    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> str:
+    async def run_snippet(self, code: str, outputs: SnippetOutputs) -> ExecutionOutcome:
         return await run_snippet(self._panel.sessionContext, code, outputs)
 
     def _kernel(self) -> Any:
@@ -351,7 +344,7 @@ class NotebookHandle:
         except Exception:  # the kernel refused it (for example, it died meanwhile)
             return False
 
-    async def start_kernel(self, name: str) -> None:
+    async def start_kernel(self, name: Optional[str]) -> None:
         change = self._panel.sessionContext.changeKernel(to_js_object({"name": name}))
         await self._services.dialogs.wait(change, "started a kernel")
 

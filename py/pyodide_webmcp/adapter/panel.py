@@ -6,8 +6,9 @@ They work with no agent connected; the tabs live in `access_tab`, `comments_tab`
 import asyncio
 from typing import Any
 
-from ..access import next_access
+from ..access import Access, next_access
 from ..settings import Settings
+from ..shapes import OPT_IN_REVIEWS, OptInReview
 from .access_tab import ACCESS_LABELS, AccessTab
 from .comments_tab import CommentsTab
 from .dom import Listeners, element
@@ -19,7 +20,6 @@ CYCLE_CELL = "jupyterlite-pyodide-webmcp:cycle-cell-access"
 CYCLE_NOTEBOOK = "jupyterlite-pyodide-webmcp:cycle-notebook-access"
 TOGGLE_PROPOSE = "jupyterlite-pyodide-webmcp:toggle-propose-mode"
 PANEL_ID = "jp-webmcp-agent-panel"
-REVIEWABLE = (("insert", "inserts"), ("delete", "deletes"), ("run", "runs"))
 
 
 class AgentPanel:
@@ -62,7 +62,7 @@ class AgentPanel:
         mode.appendChild(element("span", " Propose mode: review agent edits before they apply"))
         also = element("div", "Also review: ", **{"class": "jp-webmcp-also-review"})
         self._review_boxes = {}
-        for action, label in REVIEWABLE:
+        for action in OPT_IN_REVIEWS:
             choice = element("label")
             box = self._review_boxes[action] = element("input", type="checkbox", **{"class": f"jp-webmcp-review-{action}"})
             box.addEventListener(
@@ -70,7 +70,7 @@ class AgentPanel:
                 self._listen(lambda event, action=action: self._choose_review(action, bool(event.target.checked))),
             )
             choice.appendChild(box)
-            choice.appendChild(element("span", f" {label} "))
+            choice.appendChild(element("span", f" {action}s "))
             also.appendChild(choice)
         return mode, also
 
@@ -86,7 +86,7 @@ class AgentPanel:
         if self._app.commands.hasCommand(TOGGLE_PROPOSE):
             self._app.commands.notifyCommandChanged(TOGGLE_PROPOSE)
 
-    def _choose_review(self, action: str, chosen: bool) -> None:
+    def _choose_review(self, action: OptInReview, chosen: bool) -> None:
         reviewed = self._lab.proposals.reviewed_actions
         reviewed.add(action) if chosen else reviewed.discard(action)
         self._lab.settings.save("proposeActions", sorted(reviewed))
@@ -130,10 +130,10 @@ class AgentPanel:
 
     # Access commands
 
-    def _current_cell_access(self) -> str:
+    def _current_cell_access(self) -> Access:
         notebook = self._lab.current_notebook()
         index = notebook.active_index() if notebook is not None else None
-        return notebook.cells()[index].access if index is not None else "write"
+        return notebook.cells()[index].access if notebook is not None and index is not None else "write"
 
     def _cycle_cells(self, *_: Any) -> None:
         notebook = self._lab.current_notebook()

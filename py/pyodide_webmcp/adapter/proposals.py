@@ -1,7 +1,7 @@
 """Propose mode in the page: an inline before/after diff under the cell, decided by the human."""
 
 import asyncio
-from typing import Any, Optional
+from typing import Literal, Optional, Union
 
 from pyodide.ffi import create_proxy
 
@@ -9,8 +9,12 @@ from ..calls import current_call
 from ..errors import ErrorCode, ToolError
 from ..port import AbortState, NotebookPort
 from ..proposals import new_proposal_id
-from ..shapes import DiffKind, Outcome, ReviewedAction
+from ..shapes import DiffKind, OptInReview, Outcome, ReviewedAction
 from .dom import element
+
+DIFF_MARKERS: dict[DiffKind, str] = {"same": "  ", "removed": "- ", "added": "+ "}
+Decision = tuple[Union[Outcome, Literal["aborted"]], Optional[str]]
+"""What settles a proposal: the human's outcome (or the call's abort), and the reason for a denial."""
 
 
 class ProposalBoard:
@@ -18,7 +22,7 @@ class ProposalBoard:
 
     def __init__(self) -> None:
         self.enabled = False
-        self.reviewed_actions: set[str] = set()
+        self.reviewed_actions: set[OptInReview] = set()
         self._pending: dict[tuple[str, str], str] = {}
 
     def reviews(self, action: ReviewedAction) -> bool:
@@ -38,9 +42,9 @@ class ProposalBoard:
             call.wait_on(kind="human", proposalId=proposal_id, cellId=cell_id)
         key = (notebook.path, cell_id)
         self._pending[key] = proposal_id
-        decision: asyncio.Future = asyncio.get_event_loop().create_future()
+        decision: asyncio.Future[Decision] = asyncio.get_event_loop().create_future()
 
-        def settle(outcome: Any) -> None:
+        def settle(outcome: Decision) -> None:
             if not decision.done():
                 decision.set_result(outcome)
 
@@ -49,8 +53,7 @@ class ProposalBoard:
         box.appendChild(element("div", title, **{"class": "jp-webmcp-proposal-title"}))
         diff = element("pre", **{"class": "jp-webmcp-proposal-diff"})
         for kind, text in preview:
-            marker = {"same": "  ", "removed": "- ", "added": "+ "}[kind]
-            diff.appendChild(element("div", marker + text, **{"class": f"jp-webmcp-diff-{kind}"}))
+            diff.appendChild(element("div", DIFF_MARKERS[kind] + text, **{"class": f"jp-webmcp-diff-{kind}"}))
         reason = element("input", **{"class": "jp-webmcp-proposal-reason"})
         reason.placeholder = "Reason (optional, sent to the agent on deny)"
         accept = element("button", "Accept", **{"class": "jp-webmcp-proposal-accept jp-mod-styled jp-mod-accept"})

@@ -8,6 +8,7 @@ from pyodide.ffi import create_proxy
 from .. import limits
 from ..provenance import iso_now
 from ..review import output_fingerprint
+from ..shapes import SelectedOutput
 from ..text import clamp_utf8
 from .ffi import js_value
 from .lab import Lab
@@ -26,8 +27,8 @@ def _element(node: Any) -> Any:
 class OutputSelectionTracker:
     def __init__(self, lab: Lab):
         self._lab = lab
-        self.record: Optional[dict[str, Any]] = None
-        self._timer = None
+        self.record: Optional[SelectedOutput] = None
+        self._timer: Any = None  # the pending setTimeout's id
         self._listener = create_proxy(self._changed)
         self._capture_proxy = create_proxy(self._capture)
         document.addEventListener("selectionchange", self._listener)
@@ -41,7 +42,7 @@ class OutputSelectionTracker:
         self._timer = None
         self.record = self._read_selection()
 
-    def _read_selection(self) -> Optional[dict[str, Any]]:
+    def _read_selection(self) -> Optional[SelectedOutput]:
         selection = js_value(window.getSelection())
         if selection is None or selection.isCollapsed or selection.rangeCount == 0:
             return None

@@ -14,7 +14,7 @@ class SettingsWatcher:
     def __init__(self, settings: Any):
         self._settings = js_value(settings)
         self.current = Settings.read(self._read())
-        self._listeners: list[Callable[[Settings], None]] = []
+        self._listeners: list[Callable[[Settings], object]] = []
         if self._settings is not None:
             self._proxy = create_proxy(lambda *_: self._changed())
             self._settings.changed.connect(self._proxy)
@@ -27,7 +27,7 @@ class SettingsWatcher:
         for listener in list(self._listeners):
             listener(self.current)
 
-    def on_change(self, listener: Callable[[Settings], None]) -> None:
+    def on_change(self, listener: Callable[[Settings], object]) -> None:
         self._listeners.append(listener)
 
     def fixed(self, key: str) -> bool:

@@ -4,13 +4,14 @@ from typing import Any
 
 from pyodide.ffi import create_proxy
 
-from ..snippets import SnippetOutputs
+from ..execution import ExecutionOutcome, Reply
+from ..snippets import OUTPUT_MESSAGES, SnippetOutputs
 from .ffi import js_value, to_js_object, to_python
 from .kernel_watch import RunCancelled, watch_execution
 
 
-async def run_snippet(session_context: Any, code: str, outputs: SnippetOutputs) -> str:
-    """Execute `code` (kept out of the kernel's history), collecting its IOPub outputs; the reply status, or
+async def run_snippet(session_context: Any, code: str, outputs: SnippetOutputs) -> ExecutionOutcome:
+    """Execute `code` (kept out of the kernel's history), collecting its IOPub outputs; the reply, or
     what happened instead (died, restarted, dropped)."""
     kernel = js_value(js_value(session_context.session).kernel)
     request = {"code": code, "silent": False, "store_history": False, "allow_stdin": False, "stop_on_error": False}
@@ -18,15 +19,15 @@ async def run_snippet(session_context: Any, code: str, outputs: SnippetOutputs) 
 
     def on_message(message: Any) -> None:
         kind = str(message.header.msg_type)
-        if kind in ("stream", "execute_result", "display_data", "error", "clear_output"):
+        if kind in OUTPUT_MESSAGES:
             outputs.add(kind, to_python(message.content))
 
-    async def reply_status() -> str:
+    async def reply_status() -> Reply:
         try:
             reply = js_value(await future.done)
         except Exception:  # the future was disposed: the kernel went away under it
             raise RunCancelled() from None
-        return str(reply.content.status) if reply is not None else "error"
+        return "ok" if reply is not None and str(reply.content.status) == "ok" else "error"
 
     listener = create_proxy(on_message)
     future.onIOPub = listener

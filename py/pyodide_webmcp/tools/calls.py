@@ -6,7 +6,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from .. import limits
-from ..calls import Answered, wait_for
+from ..calls import Answered, unknown_call, wait_for
 from ..dialogs import choose_button, choose_dialog
 from ..envelope import Delivered, failure, success
 from ..errors import ErrorCode
@@ -36,11 +36,13 @@ class AnyResult(TypedDict, total=False):
     "Wait for a pending result", read_only=True, budgeted=False,
     errors=(ErrorCode.PENDING_CALL_NOT_FOUND,),
 )
-async def wait_for_result(args: WaitArguments, ctx: CallContext) -> AnyResult:
+async def wait_for_result(args: WaitArguments, ctx: CallContext) -> Delivered[AnyResult]:
     """Wait for a call that returned {status: "pending", pendingId}; returns its final result in that tool's own shape, or pending again.
 
     Results are kept 10 minutes after the call ends.
     """
+    if ctx.calls is None:  # calls made without a budget never return pending
+        raise unknown_call(args.pendingId)
     call = ctx.calls.get(args.pendingId)
     budget = ctx.budget_ms / 1000
     seconds = budget if args.timeoutSeconds is None else min(args.timeoutSeconds, budget)
@@ -78,7 +80,9 @@ def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]
     "Answer a dialog", read_only=False, destructive=True, idempotent=False, consequential=True, budgeted=False,
     errors=(ErrorCode.DIALOG_NOT_FOUND, ErrorCode.DIALOG_NOT_YOURS),
 )
-async def answer_dialog(args: AnswerArguments, ctx: CallContext) -> AnswerResult:
+async def answer_dialog(
+    args: AnswerArguments, ctx: CallContext
+) -> Union[AnswerResult, Delivered[AnswerResult]]:
     """Press a button of a JupyterLab dialog one of your calls raised, as the human would; returns that call's result (or pending) with `answered`.
 
     Only your calls' dialogs; the pending result names their buttons.
@@ -88,7 +92,7 @@ async def answer_dialog(args: AnswerArguments, ctx: CallContext) -> AnswerResult
     index = choose_button(dialog, args.button)
     await ctx.lab.dialogs.press(dialog.id, index)
     answered: Answered = {"dialogId": dialog.id, "button": dialog.buttons[index]}
-    call = ctx.calls.find(dialog.owner)
+    call = ctx.calls.find(dialog.owner) if ctx.calls is not None else None
     if call is None or not call.pending_returned:
         return {"success": True, "answered": answered}
     seconds = limits.ERROR_DIALOG_WAIT_MS / 1000 if dialog.error else ctx.budget_ms / 1000

@@ -3,7 +3,7 @@
 Each goes through the guarded, reviewable write (writes.py) and is recorded in the cell's provenance.
 """
 
-from typing import Literal, Optional
+from typing import Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired
@@ -17,7 +17,7 @@ from ..proposals import diff_lines
 from ..registry import CallContext, tool
 from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellRef, NotebookInfo, ProposalOutcome
+from ..shapes import CellRef, NotebookInfo, Outcome, Placement, ProposalOutcome
 from ..views import cell_ref
 from ..writes import Plan, check_source, reviewed_write
 from .editing import CHANGE_ERRORS, STALE
@@ -26,10 +26,10 @@ from .editing import CHANGE_ERRORS, STALE
 class EditResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellRef]
-    status: NotRequired[Literal["accepted", "denied"]]
+    status: NotRequired[Outcome]
 
 
-def changed(notebook: NotebookPort, cell_id: str) -> dict:
+def changed(notebook: NotebookPort, cell_id: str) -> EditResult:
     records = notebook.cells()
     return {"notebook": info_of(notebook, records), "cell": cell_ref(records, cell_id)}
 
@@ -76,7 +76,7 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
     require_max_bytes("old", args.old, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     require_max_bytes("new", args.new, limits.MAX_CELL_SOURCE_WRITE_BYTES)
 
-    def plan(notebook: NotebookPort) -> Plan[dict]:
+    def plan(notebook: NotebookPort) -> Plan[EditResult]:
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         record = records[index]
@@ -84,21 +84,21 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
         source = replaced(record.source, args.old, args.new)
         require_same_origin("new", source, record.type)
 
-        def apply() -> dict:
+        def apply() -> EditResult:
             notebook.set_source(index, source)
             notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
             return changed(notebook, args.cellId)
 
         return Plan(args.cellId, "The agent proposes this change:", lambda: diff_lines(record.source, source), apply)
 
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)
 
 
 class MoveCellArguments(Arguments):
     notebookPath: NotebookPath = None
     cellId: CellId
     referenceCellId: str = Field(description="Move it next to this cell.")
-    position: Literal["above", "below"] = "below"
+    position: Placement = "below"
     expectedSourceHash: Optional[str] = Field(None, description="If given, move only if the cell still matches it.")
 
 
@@ -107,7 +107,7 @@ class MoveCellArguments(Arguments):
 async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
     """Move a cell above or below another cell, keeping its id, source and outputs; returns its new index."""
 
-    def plan(notebook: NotebookPort) -> Plan[dict]:
+    def plan(notebook: NotebookPort) -> Plan[EditResult]:
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         if args.expectedSourceHash is not None:
@@ -115,7 +115,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
         reference = find_cell(records, args.referenceCellId, notebook.path)
         target = reference if args.position == "above" else reference + 1
 
-        def apply() -> dict:
+        def apply() -> EditResult:
             notebook.move_cell(index, target - 1 if target > index else target)
             notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
             return changed(notebook, args.cellId)
@@ -124,7 +124,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
         title = f"The agent proposes moving this cell {args.position} cell {reference}:"
         return Plan(args.cellId, title, lambda: [("same", line) for line in lines], apply)
 
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)
 
 
 class ClearOutputsArguments(Arguments):
@@ -139,7 +139,7 @@ class ClearOutputsArguments(Arguments):
 class ClearOutputsResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     clearedCellIds: NotRequired[list[str]]
-    status: NotRequired[Literal["accepted", "denied"]]
+    status: NotRequired[Outcome]
 
 
 @tool("jupyter_clear_outputs", "Clear outputs", read_only=False, destructive=True, idempotent=True, reviewed=True,
@@ -150,7 +150,7 @@ async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearO
     Running a cell again brings its outputs back.
     """
 
-    def plan(notebook: NotebookPort) -> Plan[dict]:
+    def plan(notebook: NotebookPort) -> Plan[ClearOutputsResult]:
         records = notebook.cells()
         if args.cellIds is None:
             indexes = [i for i, record in enumerate(records) if record.type == "code" and record.access == "write"]
@@ -162,7 +162,7 @@ async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearO
             for index in indexes:
                 notebook.clear_outputs(index)
 
-        def apply() -> dict:
+        def apply() -> ClearOutputsResult:
             notebook.transact(clear)
             return {"notebook": info_of(notebook), "clearedCellIds": [records[index].id for index in indexes]}
 
@@ -170,4 +170,4 @@ async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearO
         title = f"The agent proposes clearing the outputs of {len(indexes)} cell(s), starting here:"
         return Plan(anchor, title, lambda: [("same", f"cell {index}") for index in indexes], apply)
 
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)

@@ -1,12 +1,13 @@
 """Reading cells, and the access the owner gave the agent to each."""
 
 from dataclasses import dataclass
-from typing import Literal, Optional
+from typing import Any, Optional, Union
 
 from pydantic import Field
 from typing_extensions import TypedDict
 
 from .. import limits
+from ..access import VisibleAccess
 from ..envelope import WithImages
 from ..errors import ErrorCode, ToolError
 from ..notebooks import READ_ERRORS, find_cell, info_of, read_notebook
@@ -17,6 +18,7 @@ from ..provenance import HistoryEntry, history_of
 from ..registry import CallContext, tool
 from ..schema import Arguments
 from ..shapes import CellSnapshot, NotebookInfo
+from ..text import json_object
 from ..views import CellList, cell_snapshot
 
 
@@ -59,7 +61,13 @@ def select_cells(records: CellList, args: CellSelection, path: str) -> Selection
     return Selection(visible, len(in_range) - len(visible), min(end, len(records)))
 
 
-def listing(selection: Selection, kept: int, total: int) -> dict:
+class CellListing(RangePage):
+    truncated: bool
+    omittedCount: int
+    hiddenCellCount: int
+
+
+def listing(selection: Selection, kept: int, total: int) -> CellListing:
     """truncated / omittedCount (the reference extension's) and hasMore / nextStartIndex (where to continue)."""
     omitted = len(selection.indexes) - kept
     return {
@@ -86,7 +94,9 @@ class GetCellsArguments(CellSelection):
     "Read notebook cells", read_only=True,
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
-async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult:
+async def get_cells(
+    args: GetCellsArguments, ctx: CallContext
+) -> Union[GetCellsResult, WithImages[GetCellsResult]]:
     """Read cells (unsaved edits included): id, type, source, sourceHash, and outputs if asked; paged (hasMore, nextStartIndex).
 
     Pass sourceHash back to change a cell. A source over 25 KiB is cut
@@ -105,18 +115,22 @@ async def get_cells(args: GetCellsArguments, ctx: CallContext) -> GetCellsResult
         for index, cell in zip(candidates, raw)
     ]
     cells = fit(snapshots, limits.MAX_CELLS_RETURNED)
-    result = {"notebook": info_of(notebook, records), "cells": cells, **listing(selection, len(cells), len(records))}
+    result: GetCellsResult = {
+        "notebook": info_of(notebook, records),
+        "cells": cells,
+        **listing(selection, len(cells), len(records)),
+    }
     if not args.includeImages:
         return result
     return WithImages(result, await _images(ctx, cells, raw))
 
 
-async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict]) -> list[dict[str, str]]:
+async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict[str, Any]]) -> list[dict[str, str]]:
     """The first output images that render within the budget; their media entries say where each went."""
     images: list[dict[str, str]] = []
     for snapshot, cell in zip(cells, raw):
         for shown, output in zip(snapshot.get("outputs", []), cell.get("outputs") or []):
-            data = output.get("data") if isinstance(output.get("data"), dict) else {}
+            data = json_object(output.get("data"))
             for media in shown.get("media", []):
                 if len(images) == limits.MAX_IMAGES_PER_CALL or media["mimeType"] not in IMAGE_TYPES:
                     continue
@@ -131,7 +145,7 @@ async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict]) 
 class CellAccessSummary(TypedDict):
     cellId: str
     index: int
-    access: Literal["write", "read"]
+    access: VisibleAccess
     history: list[HistoryEntry]
 
 
@@ -157,14 +171,12 @@ async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAcces
     records = notebook.cells()
     selection = select_cells(records, args, notebook.path)
     candidates = selection.indexes[: limits.MAX_CELLS_RETURNED]
-    summaries: list[CellAccessSummary] = [
-        {
-            "cellId": records[index].id,
-            "index": index,
-            "access": records[index].access,  # type: ignore[typeddict-item]
-            "history": history_of(cell.get("metadata")),
-        }
-        for index, cell in zip(candidates, notebook.cells_json(candidates))
-    ]
+    summaries: list[CellAccessSummary] = []
+    for index, cell in zip(candidates, notebook.cells_json(candidates)):
+        access = records[index].access
+        if access != "none":  # always so: a selection holds no hidden cell
+            summaries.append(
+                {"cellId": records[index].id, "index": index, "access": access, "history": history_of(cell.get("metadata"))}
+            )
     cells = fit(summaries, limits.MAX_CELLS_RETURNED)
     return {"notebook": info_of(notebook, records), "cells": cells, **listing(selection, len(cells), len(records))}

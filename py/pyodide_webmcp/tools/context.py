@@ -46,6 +46,14 @@ class ContextResult(TypedDict):
     proposeMode: NotRequired[ProposeMode]
 
 
+class Activity(TypedDict, total=False):
+    """The parts of the context said only when there is something to say."""
+
+    pending: list[CallSummary]
+    dialogs: list[DialogView]
+    proposeMode: ProposeMode
+
+
 @tool("jupyter_get_context", "Get notebook context", read_only=True)
 async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     """Read what the human sees now: current notebook and kernel, active and selected cells, cursor and selected text; also your pending calls, open dialogs and Propose mode.
@@ -56,13 +64,15 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     lab = ctx.lab
     documents = [path for path, access in lab.open_documents() if access != "none"]
     proposals = lab.proposals
-    activity = {
-        "pending": [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else [],
-        "dialogs": [view(dialog) for dialog in lab.dialogs.open_dialogs()],
-        "proposeMode": {"on": True, "reviewed": sorted({"update", *proposals.reviewed_actions})}
-        if proposals.enabled else None,
-    }
-    activity = {key: value for key, value in activity.items() if value}
+    activity: Activity = {}
+    pending = [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else []
+    if pending:
+        activity["pending"] = pending
+    dialogs = [view(dialog) for dialog in lab.dialogs.open_dialogs()]
+    if dialogs:
+        activity["dialogs"] = dialogs
+    if proposals.enabled:
+        activity["proposeMode"] = {"on": True, "reviewed": sorted({"update", *proposals.reviewed_actions})}
     workspace: Workspace = {"currentDirectory": lab.current_directory(), "openDocuments": documents}
     notebook = lab.current_notebook()
     if notebook is None or notebook.access() == "none":

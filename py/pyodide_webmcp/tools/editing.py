@@ -1,7 +1,7 @@
 """Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
 sourceHash the agent read and reviewed by the human in Propose mode (writes.py)."""
 
-from typing import Callable, Literal, Optional
+from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from pydantic import Field
 from typing_extensions import NotRequired
@@ -22,24 +22,28 @@ from ..registry import CallContext, tool
 from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes
 from ..shapes import (
+    CELL_TYPES,
     CellRef,
     CellSnapshot,
     CellType,
     DiffKind,
     NotebookInfo,
+    Outcome,
+    Placement,
     ProposalOutcome,
+    is_cell_type,
 )
 from ..views import cell_ref, cell_snapshot
 from ..writes import Plan, check_source, reviewed_write
 
-CELL_TYPES = ("code", "markdown", "raw")
 STALE = "Cell changed since it was read."
+Written = TypeVar("Written", bound=ProposalOutcome)
 CHANGE_ERRORS = (*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL,
                  ErrorCode.PROPOSAL_ALREADY_PENDING)
 
 
-def checked_type(cell_type: str) -> str:
-    if cell_type not in CELL_TYPES:
+def checked_type(cell_type: str) -> CellType:
+    if not is_cell_type(cell_type):
         raise ToolError(
             ErrorCode.INVALID_CELL_TYPE,
             f'Cell type "{cell_type}" is not one of {", ".join(CELL_TYPES)}.',
@@ -59,7 +63,7 @@ class CellResult(ProposalOutcome):
 
     notebook: NotRequired[NotebookInfo]
     cell: NotRequired[CellSnapshot]
-    status: NotRequired[Literal["accepted", "denied"]]
+    status: NotRequired[Outcome]
 
 
 class CellsResult(ProposalOutcome):
@@ -67,17 +71,17 @@ class CellsResult(ProposalOutcome):
 
     notebook: NotRequired[NotebookInfo]
     cells: NotRequired[list[CellRef]]
-    status: NotRequired[Literal["accepted", "denied"]]
+    status: NotRequired[Outcome]
 
 
-def written(notebook: NotebookPort, cell_id: str) -> dict:
+def written(notebook: NotebookPort, cell_id: str) -> CellResult:
     """The written cell found again by id (the human may have moved it meanwhile), as a read shows it."""
     records = notebook.cells()
     index = find_cell(records, cell_id, notebook.path)
     return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
 
 
-def written_refs(notebook: NotebookPort, cell_ids: list[str]) -> dict:
+def written_refs(notebook: NotebookPort, cell_ids: list[str]) -> CellsResult:
     records = notebook.cells()
     return {"notebook": info_of(notebook, records), "cells": [cell_ref(records, cell_id) for cell_id in cell_ids]}
 
@@ -93,7 +97,7 @@ class NewCell(Arguments):
 class InsertCellArguments(Arguments):
     notebookPath: NotebookPath = None
     referenceCellId: Optional[str] = Field(None, description="Default: the active cell.")
-    position: Literal["above", "below"] = "below"
+    position: Placement = "below"
     cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)})
     source: CellSource = ""
     cells: Optional[list[NewCell]] = Field(
@@ -104,7 +108,7 @@ class InsertCellArguments(Arguments):
     activate: bool = Field(True, description="Make the new cell active (markdown rendered).")
 
 
-def _new_cells(args: InsertCellArguments) -> list[tuple[str, str]]:
+def _new_cells(args: InsertCellArguments) -> list[tuple[CellType, str]]:
     if args.cells is None:
         return [(checked_type(args.cellType), args.source)]
     if "cellType" in args.model_fields_set or "source" in args.model_fields_set:
@@ -117,7 +121,7 @@ def _new_cells(args: InsertCellArguments) -> list[tuple[str, str]]:
     "Insert cells", read_only=False, destructive=False, idempotent=False, reviewed=True,
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.INVALID_CELL_TYPE, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
-async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellsResult:
+async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[CellResult, CellsResult]:
     """Insert a cell, or several (cells), above or below a reference cell; returns the new cells' ids and sourceHashes.
 
     Not run: use jupyter_run_cells.
@@ -126,20 +130,21 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellsResul
     for number, (cell_type, source) in enumerate(new):
         checked_source("source" if args.cells is None else f"cells.{number}.source", source, cell_type)
 
-    reference_id = [args.referenceCellId]  # fixed at the first check: the active cell may move while the human decides
+    reference_id = args.referenceCellId  # fixed at the first check: the active cell may move while the human decides
 
-    def plan(notebook: NotebookPort) -> Plan[dict]:
+    def plan(notebook: NotebookPort) -> Plan[Union[CellResult, CellsResult]]:
+        nonlocal reference_id
         records = notebook.cells()
         index, anchor = 0, None
         if records:
-            if reference_id[0] is None:
+            if reference_id is None:
                 active = notebook.active_index()
-                reference_id[0] = records[len(records) - 1 if active is None else active].id
-            reference = find_cell(records, reference_id[0], notebook.path)
+                reference_id = records[len(records) - 1 if active is None else active].id
+            reference = find_cell(records, reference_id, notebook.path)
             index = reference if args.position == "above" else reference + 1
             anchor = records[reference].id
 
-        def apply() -> dict:
+        def apply() -> Union[CellResult, CellsResult]:
             ids = notebook.insert_cells(index, new)
             for cell_id in ids:
                 notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
@@ -155,7 +160,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellsResul
             apply,
         )
 
-    return await reviewed_write(ctx, args.notebookPath, "insert", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "insert", plan)
 
 
 # Replacing sources -----------------------------------------------------------------------------
@@ -173,11 +178,11 @@ class UpdateCellArguments(CellEdit):
     notebookPath: NotebookPath = None
 
 
-def _edit_plan(ctx: CallContext, edits: list[CellEdit], prefixes: list[str],
-               result: Callable[[NotebookPort, list[str]], dict]) -> Callable[[NotebookPort], Plan[dict]]:
+def _edit_plan(ctx: CallContext, edits: Sequence[CellEdit], prefixes: list[str],
+               result: Callable[[NotebookPort, list[str]], Written]) -> Callable[[NotebookPort], Plan[Written]]:
     """Every edit checked before any is applied; applied together, one undo step for the human."""
 
-    def plan(notebook: NotebookPort) -> Plan[dict]:
+    def plan(notebook: NotebookPort) -> Plan[Written]:
         records = notebook.cells()
         indexes: list[int] = []
         for edit, prefix in zip(edits, prefixes):
@@ -189,7 +194,7 @@ def _edit_plan(ctx: CallContext, edits: list[CellEdit], prefixes: list[str],
             require_same_origin(prefix + "source", edit.source, edit.cellType or records[index].type)
             indexes.append(index)
 
-        def apply() -> dict:
+        def apply() -> Written:
             def change() -> None:
                 for edit, index in zip(edits, indexes):
                     if edit.cellType is not None and records[index].type != edit.cellType:
@@ -228,7 +233,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     plan = _edit_plan(ctx, [args], [""], lambda notebook, ids: written(notebook, ids[0]))
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)
 
 
 class UpdateCellsArguments(Arguments):
@@ -253,7 +258,7 @@ async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsRes
     for edit, prefix in zip(args.cells, prefixes):
         require_max_bytes(prefix + "source", edit.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     plan = _edit_plan(ctx, args.cells, prefixes, written_refs)
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "update", plan)
 
 
 # Deleting --------------------------------------------------------------------------------------
@@ -269,7 +274,7 @@ class DeleteCellResult(ProposalOutcome):
     notebook: NotRequired[NotebookInfo]
     deletedCellId: NotRequired[str]
     activeCellId: NotRequired[Optional[str]]
-    status: NotRequired[Literal["accepted", "denied"]]
+    status: NotRequired[Outcome]
 
 
 @tool(
@@ -283,23 +288,25 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
     Ask the human first: only they can undo it.
     """
 
-    def plan(notebook: NotebookPort) -> Plan[dict]:
+    def plan(notebook: NotebookPort) -> Plan[DeleteCellResult]:
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         check_source(records[index], args.expectedSourceHash, "Cell changed since it was read; it was not deleted.")
 
-        def apply() -> dict:
+        def apply() -> DeleteCellResult:
             notebook.delete_cell(index)
             remaining = notebook.cells()
             active = notebook.active_index()
-            visible = active is not None and active < len(remaining) and not remaining[active].hidden
+            now_active = remaining[active] if active is not None and active < len(remaining) else None
             return {
                 "notebook": info_of(notebook, remaining),
                 "deletedCellId": args.cellId,
-                "activeCellId": remaining[active].id if visible else None,
+                "activeCellId": now_active.id if now_active is not None and not now_active.hidden else None,
             }
 
-        preview = lambda: [("removed", line) for line in records[index].source.split("\n")]  # noqa: E731
+        def preview() -> list[tuple[DiffKind, str]]:
+            return [("removed", line) for line in records[index].source.split("\n")]
+
         return Plan(args.cellId, "The agent proposes deleting this cell:", preview, apply)
 
-    return await reviewed_write(ctx, args.notebookPath, "delete", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "delete", plan)

@@ -1,6 +1,6 @@
 """Running cells on the kernel the human shares, and kernel interrupt / restart."""
 
-from typing import Awaitable, Literal, Optional
+from typing import Literal, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
@@ -9,19 +9,21 @@ from .. import limits
 from ..access import notebook_not_found
 from ..errors import ErrorCode, ToolError
 from ..execution import (
+    ErrorDetails,
     Target,
+    add_error_details,
     error_details,
     needs_kernel,
     select_targets,
     summarize_outputs,
 )
-from ..kernels import match_kernel
+from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
 from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
 from ..params import NotebookPath
 from ..port import NotebookPort
 from ..registry import CallContext, tool
 from ..schema import Arguments, list_bound
-from ..shapes import KernelInfo, NotebookInfo, ProposalOutcome
+from ..shapes import DiffKind, KernelInfo, KernelStatus, NotebookInfo, ProposalOutcome
 from ..views import CellRecord
 from ..writes import Plan, reviewed_write
 
@@ -47,8 +49,11 @@ class CellRunResult(TypedDict):
     traceback: NotRequired[str]
 
 
+RunStatus = Literal["ok", "error", "aborted"]
+
+
 class RunCellsResult(ProposalOutcome):
-    status: Literal["ok", "error", "aborted", "denied"]
+    status: Literal[RunStatus, "denied"]
     notebook: NotRequired[NotebookInfo]
     results: NotRequired[list[CellRunResult]]
 
@@ -63,14 +68,16 @@ WAITING_FOR_INPUT = (
     "Not run: a cell of this notebook waits for the human to answer its input() prompt (the box under it), "
     "and the kernel runs nothing else until they do. Ask the human to answer it, or restart the kernel."
 )
-DROPPED = {
+DROPPED: ErrorDetails = {
     "ename": "ExecutionCancelled",
     "evalue": "The kernel dropped this execution: a cell queued before it failed, and JupyterLite cancels "
     "the executions waiting behind a failure. Run it again.",
     "traceback": "",
 }
 STATE_GONE = "; its state is gone and the cells after it did not run. Run the cells again once the kernel is idle."
-KERNEL_LOST = {
+Stop = Literal[KernelLoss, "closed"]
+"""Why a run stops under a cell: the kernel died or restarted, or the notebook was closed."""
+KERNEL_LOST: dict[Stop, tuple[ErrorCode, str]] = {
     "died": (ErrorCode.KERNEL_DIED, "The kernel died while cell {cell} ran" + STATE_GONE),
     "restarted": (ErrorCode.KERNEL_RESTARTED, "The kernel restarted while cell {cell} ran" + STATE_GONE),
     "closed": (
@@ -84,7 +91,7 @@ KERNEL_LOST = {
 class KernelLost(Exception):
     """The kernel died or restarted under a running cell: the run stops."""
 
-    def __init__(self, outcome: str, cell_id: str):
+    def __init__(self, outcome: Stop, cell_id: str):
         super().__init__(outcome)
         self.outcome = outcome
         self.cell_id = cell_id
@@ -141,7 +148,7 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
     if status == "gone":
         index, record = _locate(notebook, target)
         return _skipped(index, record.id if record else target.reported_id, VIEW_GONE)
-    if status in KERNEL_LOST:
+    if status in KERNEL_LOSSES:
         raise KernelLost(status, record.id)
     index, record = _locate(notebook, target)
     if record is None:  # deleted or hidden while it ran: reported like a vanished target
@@ -157,9 +164,10 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
         "outputSummary": summarize_outputs(outputs),
     }
     if status == "dropped":
-        result.update(DROPPED, outputSummary=f"{DROPPED['ename']}: {DROPPED['evalue']}")
+        add_error_details(result, DROPPED)
+        result["outputSummary"] = f"{DROPPED['ename']}: {DROPPED['evalue']}"
     elif result["status"] == "error":
-        result.update(error_details(outputs))
+        add_error_details(result, error_details(outputs))
     return result
 
 
@@ -174,13 +182,13 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     Errors come back inline. Past the call budget it returns pending and goes on.
     """
 
-    def plan(notebook: NotebookPort) -> Plan[Awaitable[dict]]:
+    def plan(notebook: NotebookPort) -> Plan[RunCellsResult]:
         records = notebook.cells()
         targets = select_targets(
             records, notebook.active_index(), args.cellIds, args.startIndex, args.endIndex, notebook.path
         )
         positions = {record.id: (index, record) for index, record in enumerate(records)}
-        preview = [
+        preview: list[tuple[DiffKind, str]] = [
             ("same", f"cell {positions[t.cell_id][0]}: {positions[t.cell_id][1].source.split(chr(10))[0]}")
             for t in targets
         ]
@@ -193,10 +201,12 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
                                                  args.endIndex, notebook.path)}
     if any(needs_kernel(record) for record in records if record.id in wanted) and not await notebook.has_kernel():
         raise no_kernel(notebook.path)
-    return await reviewed_write(ctx, args.notebookPath, "run", plan)  # type: ignore[return-value]
+    return await reviewed_write(ctx, args.notebookPath, "run", plan)
 
 
-async def _run(notebook: NotebookPort, targets: list[Target], args: RunCellsArguments, ctx: CallContext) -> dict:
+async def _run(
+    notebook: NotebookPort, targets: list[Target], args: RunCellsArguments, ctx: CallContext
+) -> RunCellsResult:
     results: list[CellRunResult] = []
     for target in targets:
         if ctx.abort.aborted:
@@ -226,6 +236,7 @@ async def _run(notebook: NotebookPort, targets: list[Target], args: RunCellsArgu
         if result["status"] == "error" and args.stopOnError and not ctx.abort.aborted:
             break
     _guard_notebook_still(notebook, args, results)
+    status: RunStatus
     if ctx.abort.aborted:
         status = "aborted"
     else:
@@ -237,20 +248,23 @@ def no_kernel(path: str) -> ToolError:
     return ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{path} has no kernel attached.", path=path)
 
 
+KernelAction = Literal["interrupt", "restart"]
+
+
 class KernelActionArguments(Arguments):
     notebookPath: NotebookPath = None
-    action: Literal["interrupt", "restart"]
+    action: KernelAction
 
 
 class KernelActionResult(TypedDict):
-    action: str
+    action: KernelAction
     notebookPath: str
     kernel: KernelInfo
     message: str
     interruptSent: NotRequired[bool]
 
 
-NOT_RUNNING = {
+NOT_RUNNING: dict[KernelStatus, str] = {
     "idle": "Nothing was running, so no interrupt was sent.",
     "starting": "The kernel is still starting and runs nothing yet, so no interrupt was sent.",
     "unknown": "The kernel is still starting and runs nothing yet, so no interrupt was sent.",
@@ -260,6 +274,9 @@ INTERRUPTED = (
     "Interrupt applied: executions waiting in the kernel's queue are cancelled (they end with "
     '"Kernel Interrupt"). The Pyodide kernel cannot stop code that is already running: it finishes '
     "on its own, or restart the kernel to stop it."
+)
+RESTARTED = (
+    "Kernel restarted: all in-memory state (variables, imports, definitions) is lost; rerun cells to rebuild it."
 )
 
 
@@ -278,23 +295,24 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if not await notebook.has_kernel():
         raise no_kernel(notebook.path)
-    result: dict = {"action": args.action, "notebookPath": notebook.path}
-    if args.action == "interrupt":
-        status = notebook.kernel()["status"]
-        if status in NOT_RUNNING:
-            # Sent while the kernel starts, JupyterLite applies it once it is up: to the next run.
-            result.update(message=NOT_RUNNING[status], interruptSent=False)
-        elif await notebook.interrupt_kernel_now():
-            result.update(message=INTERRUPTED, interruptSent=True)
-        else:
-            result.update(message="Interrupt sent; the kernel has not confirmed it yet.", interruptSent=True)
-    else:
+    if args.action == "restart":
         await notebook.restart_kernel()
-        result["message"] = (
-            "Kernel restarted: all in-memory state (variables, imports, definitions) is lost; "
-            "rerun cells to rebuild it."
-        )
-    return {**result, "kernel": notebook.kernel()}  # type: ignore[typeddict-item]
+        return {"action": args.action, "notebookPath": notebook.path, "message": RESTARTED, "kernel": notebook.kernel()}
+    status = notebook.kernel()["status"]
+    if status in NOT_RUNNING:
+        # Sent while the kernel starts, JupyterLite applies it once it is up: to the next run.
+        message, sent = NOT_RUNNING[status], False
+    elif await notebook.interrupt_kernel_now():
+        message, sent = INTERRUPTED, True
+    else:
+        message, sent = "Interrupt sent; the kernel has not confirmed it yet.", True
+    return {
+        "action": args.action,
+        "notebookPath": notebook.path,
+        "message": message,
+        "interruptSent": sent,
+        "kernel": notebook.kernel(),
+    }
 
 
 class StartKernelArguments(Arguments):

@@ -1,7 +1,7 @@
 """The workspace's files: listing, creating and saving notebooks."""
 
 from collections import deque
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, get_args
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
@@ -17,11 +17,14 @@ from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
 from ..shapes import KernelInfo, NotebookInfo
 
+EntryType = Literal["directory", "notebook", "file"]
+ENTRY_TYPES: tuple[EntryType, ...] = get_args(EntryType)
+
 
 class WorkspaceEntry(TypedDict):
     path: str
     name: str
-    type: Literal["directory", "notebook", "file"]
+    type: EntryType
     size: NotRequired[int]
     modified: NotRequired[str]
 
@@ -45,7 +48,7 @@ def _entry(model: dict[str, Any]) -> WorkspaceEntry:
     entry: WorkspaceEntry = {
         "path": str(model.get("path", "")),
         "name": str(model.get("name", "")),
-        "type": kind if kind in ("directory", "notebook") else "file",
+        "type": kind if kind in ENTRY_TYPES else "file",
     }
     if isinstance(model.get("size"), int):
         entry["size"] = model["size"]

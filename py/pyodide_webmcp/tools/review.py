@@ -1,13 +1,13 @@
 """Review threads: the same comments the human writes in the Comments tab, stored in the notebook."""
 
 from dataclasses import replace
-from typing import Literal, Optional
+from typing import Any, Callable, Literal, Optional
 
 from pydantic import Field
 from typing_extensions import Annotated, NotRequired, TypedDict
 
 from .. import limits
-from ..access import guard_cell
+from ..access import Intent, guard_cell
 from ..errors import ErrorCode, ToolError
 from ..notebooks import (
     READ_ERRORS,
@@ -28,10 +28,13 @@ from ..provenance import iso_now
 from ..registry import CallContext, tool
 from ..review import (
     AGENT_AUTHOR,
+    AnchorKind,
     AnchorStatus,
+    Changed,
     ReviewStore,
     StoredThread,
     Thread,
+    ThreadStatus,
     ThreadSummary,
     anchor_status,
     cell_anchor,
@@ -67,7 +70,7 @@ def comment_not_found(thread_id: str, path: str) -> ToolError:
     )
 
 
-def find_thread(store: ReviewStore, records: CellList, thread_id: str, path: str, intent: str = "read") -> StoredThread:
+def find_thread(store: ReviewStore, records: CellList, thread_id: str, path: str, intent: Intent = "read") -> StoredThread:
     thread = store.find(thread_id, records.hidden_ids)
     if thread is None:
         raise comment_not_found(thread_id, path)
@@ -94,7 +97,7 @@ def _thread_result(notebook: NotebookReader, thread: StoredThread, only_last: Op
 
 class ListCommentsArguments(Arguments):
     notebookPath: NotebookPath = None
-    status: Literal["open", "resolved", "all"] = "open"
+    status: Literal[ThreadStatus, "all"] = "open"
     scope: Literal["notebook", "current-cell"] = Field("notebook", description="current-cell: the active cell's only.")
     limit: int = Field(limits.MAX_COMMENTS_RETURNED, ge=1, le=limits.MAX_COMMENTS_RETURNED)
     offset: Offset = 0
@@ -193,7 +196,7 @@ async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResu
 
 
 class AnchorArgument(Arguments):
-    kind: Literal["cell", "source-range", "output"]
+    kind: AnchorKind
     cellId: CellId
     text: Optional[str] = Field(
         None,
@@ -214,7 +217,11 @@ class CreateCommentResult(ThreadResult):
     counts: ReviewCounts
 
 
-ANCHOR_FIELDS = {"cell": (), "source-range": ("text", "selection"), "output": ("outputIndex",)}
+ANCHOR_FIELDS: dict[AnchorKind, tuple[str, ...]] = {
+    "cell": (),
+    "source-range": ("text", "selection"),
+    "output": ("outputIndex",),
+}
 """The anchor fields each kind takes."""
 
 
@@ -230,7 +237,7 @@ def check_anchor_fields(anchor: AnchorArgument) -> None:
                 )
 
 
-def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgument) -> dict:
+def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgument) -> dict[str, Any]:
     check_anchor_fields(anchor)
     index = find_cell(records, anchor.cellId, notebook.path, "write")
     source = records[index].source
@@ -258,10 +265,13 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
         raise ToolError(
             ErrorCode.INVALID_ARGUMENT, "A source-range anchor needs text or selection.", field="anchor.selection"
         )
-    offsets = [strict_offset(source, point.model_dump()) for point in (anchor.selection.start, anchor.selection.end)]
-    if None in offsets or offsets[0] == offsets[1]:
+    first, last = (
+        strict_offset(source, {"line": point.line, "column": point.column})
+        for point in (anchor.selection.start, anchor.selection.end)
+    )
+    if first is None or last is None or first == last:
         raise stale
-    start, end = sorted(offsets)  # type: ignore[type-var]
+    start, end = sorted((first, last))
     require_max_bytes("anchor.selection", source[start:end], limits.MAX_SELECTED_TEXT_BYTES)
     return range_anchor(anchor.cellId, source, start, end)
 
@@ -293,7 +303,11 @@ class ReplyArguments(ThreadArguments):
     message: CommentText
 
 
-async def _change_thread(ctx: CallContext, args: ThreadArguments, change) -> ThreadResult:
+ThreadChange = Callable[[ReviewStore, StoredThread, str], Changed]
+"""A change to a thread, given the store, the thread and the time now."""
+
+
+async def _change_thread(ctx: CallContext, args: ThreadArguments, change: ThreadChange) -> ThreadResult:
     """Apply a change to a thread; the result shows its first message and those the change added."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()

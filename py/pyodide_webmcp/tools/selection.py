@@ -2,26 +2,11 @@
 
 from typing import Optional
 
-from typing_extensions import TypedDict
-
 from ..notebooks import live_cell
 from ..registry import CallContext, tool
 from ..review import output_fingerprint
 from ..schema import NoArguments
-
-
-class OffsetRange(TypedDict):
-    start: int
-    end: int
-
-
-class OutputSelection(TypedDict):
-    cellId: str
-    outputIndex: int
-    text: str
-    range: OffsetRange
-    outputFingerprint: str
-    capturedAt: str
+from ..shapes import OutputSelection
 
 
 @tool("jupyter_get_output_selection", "Read the selected output", read_only=True)
@@ -43,4 +28,11 @@ async def get_output_selection(args: NoArguments, ctx: CallContext) -> Optional[
         return None
     if output_fingerprint(cell.outputs[record["outputIndex"]]) != record["outputFingerprint"]:
         return None
-    return {key: value for key, value in record.items() if key != "notebookPath"}
+    return {
+        "cellId": record["cellId"],
+        "outputIndex": record["outputIndex"],
+        "text": record["text"],
+        "range": record["range"],
+        "outputFingerprint": record["outputFingerprint"],
+        "capturedAt": record["capturedAt"],
+    }

@@ -7,7 +7,8 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..execution import error_details, summarize_outputs
+from ..execution import add_error_details, error_details, summarize_outputs
+from ..kernels import KERNEL_LOSSES, KernelLoss
 from ..notebooks import WRITE_ERRORS, resolve_notebook
 from ..outputs import serialize_outputs
 from ..params import NotebookPath
@@ -15,9 +16,13 @@ from ..provenance import iso_now
 from ..registry import CallContext, tool
 from ..schema import Arguments, require_max_bytes, text_bound
 from ..shapes import OutputSnapshot
-from ..snippets import SnippetOutputs
+from ..snippets import SnippetOutputs, SnippetStatus
+from .execution import no_kernel
 
-LOST = {"died": ErrorCode.KERNEL_DIED, "restarted": ErrorCode.KERNEL_RESTARTED}
+LOST: dict[KernelLoss, tuple[ErrorCode, SnippetStatus]] = {
+    "died": (ErrorCode.KERNEL_DIED, "kernel died"),
+    "restarted": (ErrorCode.KERNEL_RESTARTED, "kernel restarted"),
+}
 
 
 class RunCodeArguments(Arguments):
@@ -63,15 +68,16 @@ async def run_code(args: RunCodeArguments, ctx: CallContext) -> RunCodeResult:
             detail="HIDDEN_CELLS",
         )
     if not await notebook.has_kernel():
-        raise ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{notebook.path} has no kernel attached.", path=notebook.path)
+        raise no_kernel(notebook.path)
     entry = ctx.lab.snippet_log.add(iso_now(), notebook.path, args.code)
     collected = SnippetOutputs()
     ctx.wait_on(kind="kernel", done=0, total=1)
     status = await notebook.run_snippet(args.code, collected)
     summary = summarize_outputs(collected.outputs)
-    if status in LOST:
-        ctx.lab.snippet_log.finish(entry, f"kernel {status}", summary)
-        raise ToolError(LOST[status], f"The kernel {status} while the snippet ran.", path=notebook.path)
+    if status in KERNEL_LOSSES:
+        code, logged = LOST[status]
+        ctx.lab.snippet_log.finish(entry, logged, summary)
+        raise ToolError(code, f"The kernel {status} while the snippet ran.", path=notebook.path)
     shown, cut = serialize_outputs(collected.outputs)
     ok = status == "ok"
     ctx.lab.snippet_log.finish(entry, "ok" if ok else "error", summary)
@@ -79,9 +85,9 @@ async def run_code(args: RunCodeArguments, ctx: CallContext) -> RunCodeResult:
         "status": "ok" if ok else "error",
         "notebookPath": notebook.path,
         "executionCount": collected.execution_count,
-        "outputs": shown,  # type: ignore[typeddict-item]
+        "outputs": shown,
         "outputsTruncated": cut or collected.dropped > 0,
     }
     if not ok:
-        result.update(error_details(collected.outputs))  # type: ignore[typeddict-item]
+        add_error_details(result, error_details(collected.outputs))
     return result

@@ -68,13 +68,14 @@ async def read_file(args: ReadFileArguments, ctx: CallContext) -> ReadFileResult
     if entry.get("format") != "text" or not isinstance(text, str) or is_binary(text):
         raise _refused(path, "is not a text file", "NOT_TEXT")
     page = page_lines(text, args.offset, args.limit)
-    more = {} if page.next_start is None else {"nextOffset": page.next_start}
-    return {
+    result: ReadFileResult = {
         "path": path,
         "offset": args.offset,
         "lines": page.lines,
         "lineCount": page.line_count,
         "truncated": page.cut,
         "hasMore": page.next_start is not None,
-        **more,
     }
+    if page.next_start is not None:
+        result["nextOffset"] = page.next_start
+    return result
