@@ -67,9 +67,11 @@ class Applied(Generic[Result]):
     proposal_id: Optional[str] = None
 
     def payload(self) -> Result:
+        """The result, with the accepted proposal's id; `status: "accepted"` unless the result has a status
+        of its own (a run's ok / error / aborted)."""
         if self.proposal_id is None:
             return self.result
-        accepted = {**self.result, "status": "accepted", "proposalId": self.proposal_id}
+        accepted = {"status": "accepted", **self.result, "proposalId": self.proposal_id}
         return cast(Result, accepted)  # a TypeVar cannot say that Result holds the review's fields
 
 
