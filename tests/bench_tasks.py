@@ -146,7 +146,7 @@ def fix(reader: Reader, path: str, bridge: bool) -> None:
 
 
 def add(reader: Reader, path: str, bridge: bool) -> None:
-    last = reader.call("jupyter_get_context", {})["focus"]["activeCellId"]
+    last = reader.call("jupyter_get_cells", {"notebookPath": path})["cells"][-1]["id"]
     if bridge:
         inserted = reader.call("jupyter_insert_cell", {"notebookPath": path, "referenceCellId": last, "activate": False,
                                                        "cells": [{"cellType": kind, "source": source}
