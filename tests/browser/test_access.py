@@ -4,11 +4,12 @@ import json
 import uuid
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.hashing import source_hash
+
+from tests.browser.conftest import code_cell, notebook_json, payload
 
 PATH = "access/prop.ipynb"
 ACCESS = ["write", "read", "none"]

@@ -1,8 +1,9 @@
 """Export of a nasty notebook, and the human's selection inside an output."""
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
+
+from tests.browser.conftest import code_cell, notebook_json, payload
 
 PATH = "nasty.ipynb"
 

@@ -19,13 +19,6 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import (
-    DEFAULT_TOOLS,
-    READY,
-    RequestRecorder,
-    checked_payload,
-    chromium_path,
-)
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS
 from pyodide_webmcp.registry import REGISTRY
@@ -35,6 +28,13 @@ from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.mcp import DOCS_BUILD_PY, SERVER_NAME, host_config
 from buildkit.paths import ROOT
+from tests.browser.conftest import (
+    DEFAULT_TOOLS,
+    READY,
+    RequestRecorder,
+    checked_payload,
+    chromium_path,
+)
 from tests.hostclients import (
     POLYFILL,
     McpClient,

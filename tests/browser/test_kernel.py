@@ -1,7 +1,8 @@
 """The site's own Pyodide kernel runs code offline, and the bridge reads the result live."""
 
 import pytest
-from conftest import code_cell, notebook_json
+
+from tests.browser.conftest import code_cell, notebook_json
 
 
 @pytest.fixture(scope="module")

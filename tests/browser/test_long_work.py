@@ -4,9 +4,10 @@ import json
 import time
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS
+
+from tests.browser.conftest import code_cell, notebook_json, payload
 
 BUDGET = CALL_BUDGET_MS / 1000
 LONG = "long.ipynb"

@@ -1,8 +1,9 @@
 """Propose mode: agent edits wait for the human's Accept or Deny."""
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
+
+from tests.browser.conftest import code_cell, notebook_json, payload
 
 PATH = "propose.ipynb"
 

@@ -3,7 +3,8 @@
 import time
 
 import pytest
-from conftest import code_cell, notebook_json
+
+from tests.browser.conftest import code_cell, notebook_json
 
 PATH = "running.ipynb"
 HUMAN = "human.ipynb"

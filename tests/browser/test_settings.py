@@ -5,11 +5,18 @@ import shutil
 import threading
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY, Lab, code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 
 from buildkit.paths import SITE
 from buildkit.server import site_server
+from tests.browser.conftest import (
+    DEFAULT_TOOLS,
+    READY,
+    Lab,
+    code_cell,
+    notebook_json,
+    payload,
+)
 
 SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
 POWER_TOOLS = {"jupyter_run_code", "jupyter_execute_command", "jupyter_list_commands"}

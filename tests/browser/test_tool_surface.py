@@ -5,9 +5,10 @@ import json
 import struct
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.limits import MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX
+
+from tests.browser.conftest import code_cell, notebook_json, payload
 
 FOLDER = "surface"
 LONG = f"{FOLDER}/fifty.ipynb"

@@ -300,7 +300,8 @@ class MemoryDialogs:
 
 def call(lab: Any, name: str, arguments: Any) -> dict:
     """One tool call on the lab, as the agent gets it: the result's payload (an error's too)."""
-    from aio import run
     from pyodide_webmcp.registry import REGISTRY, CallContext
+
+    from tests.unit.aio import run
 
     return run(REGISTRY.get(name).call(arguments, CallContext(lab)))["structuredContent"]

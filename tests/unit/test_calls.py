@@ -4,8 +4,6 @@ import asyncio
 import json
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import limits
 from pyodide_webmcp.calls import (
     CallTable,
@@ -17,6 +15,9 @@ from pyodide_webmcp.calls import (
 from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 
 class Clock:

@@ -3,11 +3,12 @@
 import copy
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import hashing, review
 from pyodide_webmcp.memo import JsonMemo, flat
 from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 

@@ -1,8 +1,6 @@
 """Pure logic of search, replacement, text-file paging, reading notebooks from their files, and listings' paging."""
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.filenotebook import FileNotebook
@@ -13,6 +11,9 @@ from pyodide_webmcp.settings import AccessDefaults
 from pyodide_webmcp.textfile import is_binary, page_lines
 from pyodide_webmcp.tools.cell_changes import replaced
 from pyodide_webmcp.views import CellRecord
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 
 @pytest.mark.parametrize("pattern", ["(a+)+", "(x|xy)*", "(?:a*)*b", ".*a.*b.*c", "([ab]+)*"])

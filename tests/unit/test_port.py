@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import port
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 PACKAGE = Path(port.__file__).parent
 IMPLEMENTATIONS = {

@@ -1,10 +1,11 @@
 """jupyter_read_file on a notebook the owner hid reads as a missing file, also when the notebook is open and hidden
 only in the page (found by the stress run: its file still said visible, so the call answered IS_NOTEBOOK)."""
 
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 
 class SavedEarlier(MemoryLab):

@@ -2,11 +2,12 @@
 run: image beacons in agent-written markdown cells fired as soon as the cells rendered)."""
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.remote import remote_reference
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 BEACONS = [
     "![beacon](http://198.51.100.7/b.png)",

@@ -3,8 +3,6 @@
 import json
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import limits
 from pyodide_webmcp.access import METADATA_KEY, cell_access, notebook_access
 from pyodide_webmcp.commandargs import check_arguments
@@ -13,6 +11,9 @@ from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.settings import Settings
 from pyodide_webmcp.snippets import SnippetLog, SnippetOutputs
 from pyodide_webmcp.text import utf8_len
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 
 def call(lab: MemoryLab, name: str, arguments: dict) -> dict:

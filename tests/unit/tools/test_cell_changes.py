@@ -1,7 +1,8 @@
 """tools/cell_changes.py: edits that resend no source (replace a piece, move, clear outputs)."""
 
-from memory_lab import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.hashing import source_hash
+
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 
 def three_cells():
