@@ -1,3 +1,5 @@
+"""early.py: the tools listed, and calls refused, before Python has started."""
+
 import json
 from dataclasses import replace
 
