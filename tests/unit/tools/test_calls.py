@@ -10,7 +10,7 @@ from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 
 def test_every_call_answers_within_the_budget_and_its_result_arrives_later():
-    async def scenario():
+    async def scenario():  # one event loop throughout: the pending call's task lives on it
         notebook = MemoryNotebook("n.ipynb", [cell("slow()", cell_id="s")])
         notebook.run_delay = 0.5
         lab = MemoryLab(notebook)
