@@ -1,7 +1,8 @@
 """Waiting for a condition, never for a fixed time: the one polling helper of the tests, the bench and the stress run."""
 
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 Value = TypeVar("Value")
 

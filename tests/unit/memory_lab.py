@@ -291,7 +291,7 @@ class MemoryLab:
         raise NotImplementedError
 
 
-def dialog(dialog_id: str, owner: Optional[str], shown: bool = True, buttons=("Cancel", "Revert", "Overwrite"),
+def dialog(dialog_id: str, owner: str | None, shown: bool = True, buttons=("Cancel", "Revert", "Overwrite"),
            **extra: Any) -> Dialog:
     """A "File Changed" dialog as the dialog watcher reports it; `owner` is the call that opened it (None: the human)."""
     return Dialog(dialog_id, owner, "File Changed", '"a.ipynb" has changed on disk.', list(buttons), shown, **extra)
