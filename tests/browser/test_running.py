@@ -118,7 +118,7 @@ def test_aborting_stops_the_call_and_leaves_a_human_run_alone(lab):
     slow = lab.call("jupyter_get_cells", {"notebookPath": PATH, "cellIds": ["slow"], "includeOutputs": True})
     print("interrupted cell:", slow["cells"][0])
     # The kernel runs in order: the targets after the abort, had the call gone on, would have run before this probe.
-    probe = lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["last"]})
+    probe = lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["double"]})
     after = execution_counts(lab, "slow", "after", "define")
     assert after[1:] == before[1:], "targets after the abort must not run"
     assert probe["status"] == "ok" and isinstance(probe["results"][0]["executionCount"], int)
@@ -143,7 +143,7 @@ def test_an_already_aborted_call_does_nothing(lab):
     )
     assert lab.finish_call() == {"rejected": "AbortError"}
     # The kernel runs in order: had the aborted call run define, it would have run before this probe.
-    lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["last"]})
+    lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["double"]})
     assert execution_counts(lab, "define") == before
 
 
