@@ -9,7 +9,6 @@ import json
 import statistics
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 from bench_first_calls import measure_first_calls, print_first_calls
@@ -45,6 +44,7 @@ from buildkit.paths import SITE
 from buildkit.reference import REFERENCE_SITE
 from buildkit.server import site_server
 from tests.measure import MAIN_THREAD_QUIET, percentiles
+from tests.waiting import wait_until
 
 # Times each call around executeTool, and inside the bridge (its User Timing measure).
 CALL_LOOP = """async ([name, input, count]) => {
@@ -263,11 +263,7 @@ def measure_seen_characters(playwright, chromium: str, base: str) -> dict:
     host = McpHost(server["command"], [*server["args"], "--isolated", "--port", "0"], log).start()
     try:
         client = McpClient(host)
-        deadline = time.monotonic() + 240
-        while not client.tools():
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no page tools through build.py mcp; see {log}")
-            time.sleep(0.5)
+        wait_until(client.tools, timeout=240, interval=0.5, what=f"the page tools through build.py mcp (see {log})")
         clients["@playwright/mcp (build.py mcp)"] = measure_characters(client)
     finally:
         host.close()

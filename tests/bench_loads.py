@@ -16,6 +16,7 @@ from bench_profile import child_costs
 
 from buildkit.env import CHROMIUM_FLAGS
 from tests.measure import TRACE_CATEGORIES, main_thread_tasks, memory_after_gc
+from tests.waiting import wait_until
 
 KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 MIB = 2**20
@@ -69,8 +70,8 @@ class Trace:
 
     def stop(self) -> bytes:
         self.session.send("Tracing.end")
-        while not self.completed:
-            self.page.wait_for_timeout(20)
+        wait_until(lambda: self.completed, timeout=300, interval=0.02, what="the trace's end",
+                   pause=lambda seconds: self.page.wait_for_timeout(seconds * 1000))
         stream = self.completed[0]["stream"]
         chunks = []
         while True:

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from bench_loads import KERNEL_IDLE, SLOW_LINK, browser_page, load
-from hostclients import SAVE_NOTEBOOK
+from hostclients import SAVE_NOTEBOOK, wait_until_a_change_on_disk_would_show
 
 from buildkit.server import SiteServer
 from tests.measure import BRIDGE_EVENTS, BRIDGE_URLS, percentiles
@@ -167,7 +167,7 @@ def measure_new_tools(page, count: int) -> dict:
         cell = timed_call(page, "jupyter_get_cells", {"notebookPath": path})[1]["cells"][0]
         timed_call(page, "jupyter_update_cell", {"notebookPath": path, "cellId": "c", "source": f"v = {i + 1}",
                                                  "expectedSourceHash": cell["sourceHash"]})
-        time.sleep(1)  # JupyterLite compares modification times with a 500 ms margin
+        wait_until_a_change_on_disk_would_show(page, path)
         on_disk = page.evaluate(READ_NOTEBOOK, path)
         on_disk["cells"][0]["source"] = "changed on disk"
         page.evaluate(SAVE_NOTEBOOK, [path, on_disk])

@@ -204,6 +204,17 @@ SAVE_NOTEBOOK = """([path, content]) => window.jupyterapp.serviceManager.content
     path, {type: 'notebook', format: 'json', content}).then(() => true)"""
 
 
+# JupyterLite takes a file as changed on disk (and a save over it raises "File Changed") only when it was saved
+# more than 500 ms after the copy the lab opened.
+SAVED_OVER_A_SECOND_AGO = "saved => Date.now() - Date.parse(saved) > 1000"
+LAST_SAVED = "path => window.jupyterapp.serviceManager.contents.get(path, {content: false}).then(m => m.last_modified)"
+
+
+def wait_until_a_change_on_disk_would_show(page, path: str) -> None:
+    """Wait until a save of `path` now would be newer, by JupyterLite's margin, than the copy the lab holds."""
+    page.wait_for_function(SAVED_OVER_A_SECOND_AGO, arg=page.evaluate(LAST_SAVED, path))
+
+
 def code_cell(cell_id: str, source: str, outputs: Optional[list] = None, count: Optional[int] = None) -> dict:
     return {"cell_type": "code", "id": cell_id, "metadata": {}, "source": source, "outputs": outputs or [],
             "execution_count": count}

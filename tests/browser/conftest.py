@@ -5,7 +5,6 @@ import json
 import os
 import shutil
 import threading
-import time
 from urllib.parse import urlparse
 
 import pytest
@@ -13,9 +12,11 @@ from jsonschema import Draft202012Validator
 from pyodide_webmcp.errors import COMMON_ERRORS, ErrorCode
 from pyodide_webmcp.registry import REGISTRY
 
+from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
 from buildkit.server import site_server
+from tests.waiting import wait_until
 
 ERROR_CODES = {code.value for code in ErrorCode}
 
@@ -35,10 +36,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="a long multi-client run: python3 build.py hosts"))
 
 
+def require_current_site() -> None:
+    """Fail at once unless build/site was built from these sources (python3 build.py test rebuilds it first)."""
+    if not site_is_current(snapshot=True):
+        pytest.fail("build/site is missing or older than its sources: run python3 build.py test")
+
+
 @pytest.fixture(scope="session")
 def site_url():
-    if not (SITE / "index.html").exists():
-        pytest.fail("the site is not built: run python3 build.py test")
+    require_current_site()
     server = site_server(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -52,6 +58,8 @@ def served():
     servers = []
 
     def start(directory=SITE, **options) -> str:
+        if directory == SITE:
+            require_current_site()
         server = site_server(0, directory, **options)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
@@ -188,7 +196,7 @@ class Lab:
     def open_with_idle_kernel(self, path: str) -> None:
         self.call("jupyter_open_notebook", {"path": path})
         # `kernel` is null until the notebook's session has one.
-        self.wait_for(lambda: (self.call("jupyter_get_context")["kernel"] or {}).get("status") == "idle", timeout=120)
+        wait_until(lambda: (self.call("jupyter_get_context")["kernel"] or {}).get("status") == "idle", timeout=120)
 
     def live_cells(self, path: str) -> list[dict]:
         """Cells straight from JupyterLab's shared model, bypassing the bridge."""
@@ -230,17 +238,6 @@ class Lab:
             "path => window.jupyterapp.serviceManager.contents.get(path, {content: true}).then(m => m.content)",
             path,
         )
-
-    def wait_for(self, predicate, timeout: float = 90.0, interval: float = 0.25):
-        deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError("condition not met in time")
-            time.sleep(interval)
-
 
 @pytest.fixture(scope="module")
 def lab_page(browser, site_url):

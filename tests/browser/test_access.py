@@ -4,11 +4,13 @@ import json
 import uuid
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.hashing import source_hash
+
+from tests.browser.conftest import code_cell, notebook_json, payload
+from tests.waiting import wait_until
 
 PATH = "access/prop.ipynb"
 ACCESS = ["write", "read", "none"]
@@ -183,11 +185,11 @@ def test_the_file_browser_menu_cycles_a_closed_notebooks_access(lab):
     item = lab.page.locator('.jp-DirListing-item[data-file-type="notebook"]', has_text="closed.ipynb")
     item.click(button="right")
     lab.page.locator(".lm-Menu-item", has_text="Cycle agent access").click()
-    lab.wait_for(lambda: lab.read_file("access/closed.ipynb")["metadata"].get(METADATA_KEY) == {"notebookAccess": "read"})
+    wait_until(lambda: lab.read_file("access/closed.ipynb")["metadata"].get(METADATA_KEY) == {"notebookAccess": "read"})
     assert lab.error("jupyter_save_notebook", {"notebookPath": "access/closed.ipynb"})["error"] == "NOTEBOOK_ACCESS_DENIED"
     item.click(button="right")
     lab.page.locator(".lm-Menu-item", has_text="Cycle agent access").click()
-    lab.wait_for(lambda: "closed.ipynb" not in json.dumps(lab.call("jupyter_list_workspace", {"path": "access"})))
+    wait_until(lambda: "closed.ipynb" not in json.dumps(lab.call("jupyter_list_workspace", {"path": "access"})))
 
 
 def test_the_agent_panel_sets_notebook_and_cell_access(lab):
@@ -197,12 +199,12 @@ def test_the_agent_panel_sets_notebook_and_cell_access(lab):
     row = lab.page.locator('.jp-webmcp-row[data-path="access/panel.ipynb"]')
     row.locator(".jp-webmcp-cells-access").select_option("read")
     row.locator(".jp-webmcp-apply").click()
-    lab.wait_for(
+    wait_until(
         lambda: [c["access"] for c in lab.call("jupyter_get_cell_access", {"notebookPath": "access/panel.ipynb"})["cells"]]
         == ["read", "read"]
     )
     row.locator(".jp-webmcp-notebook-access").select_option("none")
-    lab.wait_for(
+    wait_until(
         lambda: payload(lab.call_raw("jupyter_get_cells", {"notebookPath": "access/panel.ipynb"})).get("error")
         == "NOTEBOOK_NOT_FOUND"
     )
@@ -216,7 +218,7 @@ def test_provenance_attributes_agent_and_human_edits(lab):
     lab.call("jupyter_focus_cell", {"notebookPath": PATH, "cellId": "hist", "cursor": {"line": 0, "column": 5}})
     lab.page.keyboard.type("0")
     lab.page.keyboard.press("Escape")
-    cell = lab.wait_for(
+    cell = wait_until(
         lambda: (c := lab.call("jupyter_get_cells", {"notebookPath": PATH, "cellIds": ["hist"]})["cells"][0])
         .get("lastEditedBy") == "human" and c,
         timeout=10,

@@ -4,7 +4,8 @@ any other notebook can be reached; the tree page starts nothing. Both show the b
 import time
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, DEFAULT_TOOLS, READY
+
+from tests.browser.conftest import BOOT_TIMEOUT_MS, DEFAULT_TOOLS, READY
 
 INDICATOR = ".jp-webmcp-status.jp-webmcp-indicator"
 OTHER = "analysis/sample.ipynb"

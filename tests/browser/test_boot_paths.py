@@ -4,10 +4,10 @@ import gzip
 import json
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
 
 from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
+from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
 from tests.measure import ARRAY_BUFFER_DATA, heap_snapshot, node_sizes
 
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"

@@ -4,7 +4,8 @@ then are served once it has, refused within the budget when it has not, and refu
 import json
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY, SETTLED, Lab, RequestRecorder
+
+from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, Lab, RequestRecorder
 
 # Polls the browser's own list every 20 ms (wait_for_function would take the async predicate's promise as true).
 UNTIL_LISTED = """async count => {

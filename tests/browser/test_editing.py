@@ -1,8 +1,9 @@
 """The read-hash-write protocol: an agent never overwrites what the human typed."""
 
 import pytest
-from conftest import code_cell, notebook_json
 from pyodide_webmcp.hashing import source_hash
+
+from tests.browser.conftest import code_cell, notebook_json
 
 PATH = "editing.ipynb"
 

@@ -1,8 +1,10 @@
 """Export of a nasty notebook, and the human's selection inside an output."""
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
+
+from tests.browser.conftest import code_cell, notebook_json, payload
+from tests.waiting import wait_until
 
 PATH = "nasty.ipynb"
 
@@ -60,7 +62,7 @@ def test_a_word_selected_with_the_mouse_is_read_until_the_output_changes(lab):
     output = output_node(lab, 3)
     box = output.bounding_box()
     lab.page.mouse.dblclick(box["x"] + 8, box["y"] + box["height"] / 2)
-    selection = lab.wait_for(lambda: payload(lab.call_raw("jupyter_get_output_selection")), timeout=5)
+    selection = wait_until(lambda: payload(lab.call_raw("jupyter_get_output_selection")), timeout=5)
     assert selection == {**selection, "cellId": "words", "outputIndex": 0, "text": "alpha", "range": {"start": 0, "end": 5}}
 
     other = output_node(lab, 4).bounding_box()
@@ -70,10 +72,10 @@ def test_a_word_selected_with_the_mouse_is_read_until_the_output_changes(lab):
     lab.page.mouse.up()
     spans = lab.page.evaluate("() => window.getSelection().toString()")
     assert "amma" in spans and "delta" in spans  # the page selection really crosses two cells
-    lab.wait_for(lambda: payload(lab.call_raw("jupyter_get_output_selection")) is None, timeout=5)
+    wait_until(lambda: payload(lab.call_raw("jupyter_get_output_selection")) is None, timeout=5)
 
     lab.page.mouse.dblclick(box["x"] + 8, box["y"] + box["height"] / 2)
-    lab.wait_for(lambda: payload(lab.call_raw("jupyter_get_output_selection")), timeout=5)
+    wait_until(lambda: payload(lab.call_raw("jupyter_get_output_selection")), timeout=5)
     set_access = """([index, access]) => window.jupyterapp.shell.currentWidget.content.model.sharedModel
         .cells[index].setMetadata('jupyterlite_webmcp', {access})"""
     lab.page.evaluate(set_access, [3, "none"])

@@ -4,9 +4,9 @@ tool imports its module and answers."""
 import json
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY
 
 from buildkit.paths import SITE_BRIDGE_ASSETS
+from tests.browser.conftest import DEFAULT_TOOLS, READY
 from tests.first_calls import (
     EXPECTED_ERRORS,
     FOLDER,

@@ -3,7 +3,8 @@ strict Content-Security-Policy, and with `.gz` files labelled `Content-Encoding:
 
 
 import pytest
-from conftest import (
+
+from tests.browser.conftest import (
     BOOT_TIMEOUT_MS,
     DEFAULT_TOOLS,
     READY,

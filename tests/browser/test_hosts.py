@@ -19,22 +19,22 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import (
-    DEFAULT_TOOLS,
-    READY,
-    RequestRecorder,
-    checked_payload,
-    chromium_path,
-)
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS
 from pyodide_webmcp.registry import REGISTRY
 
 from buildkit.browser import LINUX_PLACES
-from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.mcp import DOCS_BUILD_PY, SERVER_NAME, host_config
 from buildkit.paths import ROOT
+from tests.browser.conftest import (
+    DEFAULT_TOOLS,
+    READY,
+    RequestRecorder,
+    checked_payload,
+    chromium_path,
+    require_current_site,
+)
 from tests.hostclients import (
     POLYFILL,
     McpClient,
@@ -44,6 +44,7 @@ from tests.hostclients import (
     code_cell,
     notebook,
 )
+from tests.waiting import wait_until
 
 BUDGET = CALL_BUDGET_MS / 1000
 TOOLS_TIMEOUT = 240
@@ -64,8 +65,7 @@ def documented_configs() -> list[dict]:
 
 def start_documented_server(tmp_path: Path, *extra: str, env: dict | None = None) -> McpHost:
     """The documented host configuration, with this checkout's build.py, a fresh profile and any free port."""
-    if not site_is_current(snapshot=True):
-        pytest.fail("build/site is older than its sources: run python3 build.py test")
+    require_current_site()
     server = documented_configs()[0]["mcpServers"][SERVER_NAME]
     args = [str(ROOT / "build.py") if arg == DOCS_BUILD_PY else arg for arg in server["args"]]
     return McpHost(server["command"], [*args, "--isolated", "--port", "0", *extra], tmp_path / "server.log",
@@ -86,13 +86,8 @@ def machine_without_a_browser(tmp_path: Path) -> dict:
 
 def wait_for_page_tools(client: McpClient) -> dict:
     """The webmcp_* tools, once the server lists them (it tells the host with tools/list_changed)."""
-    deadline = time.monotonic() + TOOLS_TIMEOUT
-    while time.monotonic() < deadline:
-        tools = client.tools()
-        if tools:
-            return tools
-        time.sleep(0.5)
-    raise AssertionError(f"no page tools after {TOOLS_TIMEOUT} s; see {client.host.errlog_path}")
+    return wait_until(client.tools, timeout=TOOLS_TIMEOUT, interval=0.5,
+                      what=f"the page tools' listing (see {client.host.errlog_path})")
 
 
 def lab_origin(client: McpClient) -> str:
@@ -155,20 +150,21 @@ def call(client, tool: str, arguments: dict = None, **options):
 
 
 def wait_until_idle(client) -> None:
-    deadline = time.monotonic() + 180
-    while call(client, "jupyter_get_context")[0]["kernel"]["status"] != "idle":
-        assert time.monotonic() < deadline, "the kernel did not become idle"
-        time.sleep(1)
+    wait_until(lambda: call(client, "jupyter_get_context")[0]["kernel"]["status"] == "idle", timeout=180, interval=1,
+               what="an idle kernel")
 
 
 def wait_for_result(client, pending_id: str) -> dict:
-    while True:
+    """jupyter_wait_for_result until the call settles (each wait answers within the budget)."""
+
+    def settled():
         started = time.monotonic()
         result, _ = call(client, "jupyter_wait_for_result", {"pendingId": pending_id})
         assert time.monotonic() - started < BUDGET + 10
-        if result.get("status") != "pending":
-            return result
-        assert result["pendingId"] == pending_id
+        assert result.get("status") != "pending" or result["pendingId"] == pending_id
+        return result.get("status") != "pending" and result
+
+    return wait_until(settled, timeout=300, interval=0, what="the pending call settling")
 
 
 def agent_session(client, path: str, *, long_run: bool) -> None:
@@ -364,13 +360,12 @@ def test_a_host_whose_request_timeout_runs_out_first(mcp_client):
     call(mcp_client, "jupyter_create_notebook", {"name": "timeout.ipynb"})
     cell = call(mcp_client, "jupyter_insert_cell", {"source": "import time\ntime.sleep(30)\nprint('done')"})[0]["cell"]
     wait_until_idle(mcp_client)
-    started = time.monotonic()
     with pytest.raises(MCPError, match="timed out"):
         mcp_client.call("jupyter_run_cells", {"cellIds": [cell["id"]]}, timeout=5)
     assert "pending" not in call(mcp_client, "jupyter_get_context")[0]  # still within the budget
-    while time.monotonic() - started < BUDGET + 2:
-        time.sleep(1)
-    pending = call(mcp_client, "jupyter_get_context")[0].get("pending", [])
+    # At the budget the call answers pending (to no one: the host gave up), and get_context lists it.
+    pending = wait_until(lambda: call(mcp_client, "jupyter_get_context")[0].get("pending"), timeout=BUDGET + 30,
+                         interval=1, what="the run answering pending")
     assert [entry["tool"] for entry in pending] == ["jupyter_run_cells"]
     final = wait_for_result(mcp_client, pending[0]["pendingId"])
     assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "done"

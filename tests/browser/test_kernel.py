@@ -1,7 +1,9 @@
 """The site's own Pyodide kernel runs code offline, and the bridge reads the result live."""
 
 import pytest
-from conftest import code_cell, notebook_json
+
+from tests.browser.conftest import code_cell, notebook_json
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -19,16 +21,16 @@ def test_an_interrupt_straight_after_load_takes_effect_and_never_poisons_a_later
     assert interrupted["action"] == "interrupt" and interrupted["notebookPath"] == "run.ipynb"
     if status != "idle":  # the usual case: the kernel is still starting
         assert interrupted["interruptSent"] is False and "starting" in interrupted["message"]
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
     run = lab.call("jupyter_run_cells", {"cellIds": ["compute"]})
     assert run["status"] == "ok", run
     assert run["results"][0]["outputSummary"] == "emscripten 42"
 
 
 def test_the_pyodide_kernel_runs_a_cell_offline(lab):
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
     lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
-    cell = lab.wait_for(
+    cell = wait_until(
         lambda: (c := lab.call("jupyter_get_cells", {"cellIds": ["compute"], "includeOutputs": True})["cells"][0])
         and c.get("outputs") and c,
         timeout=120,

@@ -1,8 +1,10 @@
 """Propose mode: agent edits wait for the human's Accept or Deny."""
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
+
+from tests.browser.conftest import code_cell, notebook_json, payload
+from tests.waiting import wait_until
 
 PATH = "propose.ipynb"
 
@@ -164,16 +166,16 @@ def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
     box = propose(lab, "c0", "x0 = 'moved'")
     box.locator(".jp-webmcp-proposal-reason").fill("half-typ")
     lab.page.evaluate(MOVE, [0, 2])
-    lab.wait_for(lambda: box_owner(lab) == "c0", timeout=5)
+    wait_until(lambda: box_owner(lab) == "c0", timeout=5)
     assert [c["id"] for c in lab.live_cells(PATH)][2] == "c0"
     lab.page.evaluate(MOVE, [2, 0])
-    lab.wait_for(lambda: box_owner(lab) == "c0" and lab.live_cells(PATH)[0]["id"] == "c0", timeout=5)
+    wait_until(lambda: box_owner(lab) == "c0" and lab.live_cells(PATH)[0]["id"] == "c0", timeout=5)
     lab.call("jupyter_focus_cell", {"cellId": "c0"})
     lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:move-cell-down')")
-    lab.wait_for(lambda: box_owner(lab) == "c0" and lab.live_cells(PATH)[1]["id"] == "c0", timeout=5)
+    wait_until(lambda: box_owner(lab) == "c0" and lab.live_cells(PATH)[1]["id"] == "c0", timeout=5)
     for command in ("notebook:change-cell-to-markdown", "notebook:change-cell-to-code"):  # the widget is rebuilt
         lab.page.evaluate(f"() => window.jupyterapp.commands.execute('{command}')")
-        lab.wait_for(lambda: box_owner(lab) == "c0", timeout=5)
+        wait_until(lambda: box_owner(lab) == "c0", timeout=5)
     assert box.locator(".jp-webmcp-proposal-reason").input_value() == "half-typ"
     box.locator(".jp-webmcp-proposal-accept").click()
     result = lab.finish_call()
@@ -183,11 +185,11 @@ def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
     box = propose(lab, "c1", "x1 = 'moved'")
     box.locator(".jp-webmcp-proposal-reason").fill("not ")
     lab.page.evaluate(MOVE, [0, 3])  # c1 is at 0 now: below goes the box
-    lab.wait_for(lambda: box_owner(lab) == "c1", timeout=5)
+    wait_until(lambda: box_owner(lab) == "c1", timeout=5)
     lab.page.evaluate(MOVE, [3, 0])
-    lab.wait_for(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] == "c1", timeout=5)
+    wait_until(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] == "c1", timeout=5)
     drag_cell(lab, 0, 2)  # with the mouse, as a human drags a cell by its prompt
-    lab.wait_for(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] != "c1", timeout=5)
+    wait_until(lambda: box_owner(lab) == "c1" and lab.live_cells(PATH)[0]["id"] != "c1", timeout=5)
     box.locator(".jp-webmcp-proposal-reason").press("End")
     box.locator(".jp-webmcp-proposal-reason").press_sequentially("this one")
     box.locator(".jp-webmcp-proposal-deny").click()

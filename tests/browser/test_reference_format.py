@@ -4,12 +4,14 @@ import json
 import uuid
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.hashing import output_fingerprint, stable_hash
 from pyodide_webmcp.review import REVIEW_KEY
+
+from tests.browser.conftest import code_cell, notebook_json, payload
+from tests.waiting import wait_until
 
 FOLDER = "seedfmt"
 REVIEWED = f"{FOLDER}/reviewed-analysis.ipynb"
@@ -146,7 +148,7 @@ def test_a_hidden_notebook_stays_hidden_for_every_tool(lab, name):
 def test_a_hidden_notebook_the_human_opened_is_nothing_to_the_agent(lab):
     hidden, twin = f"{FOLDER}/hidden.ipynb", f"{FOLDER}/hidden-nothere.ipynb"
     lab.page.evaluate("path => window.jupyterapp.commands.execute('docmanager:open', {path})", hidden)
-    lab.wait_for(lambda: lab.page.evaluate("() => window.jupyterapp.shell.currentWidget?.context?.path") == hidden)
+    wait_until(lambda: lab.page.evaluate("() => window.jupyterapp.shell.currentWidget?.context?.path") == hidden)
     context = lab.call("jupyter_get_context")
     assert context["notebook"] is None and hidden not in context["workspace"]["openDocuments"]
     assert lab.error("jupyter_get_cells")["error"] == "NO_ACTIVE_NOTEBOOK"

@@ -1,9 +1,14 @@
 """The bridge registers its tools with Chromium's native WebMCP, and degrades without it."""
 
 import pytest
-from conftest import DEFAULT_TOOLS, SETTLED, RequestRecorder, chromium_path
 
 from buildkit.env import CHROMIUM_FLAGS
+from tests.browser.conftest import (
+    DEFAULT_TOOLS,
+    SETTLED,
+    RequestRecorder,
+    chromium_path,
+)
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,9 @@
 """Review threads shared by the human (Comments tab) and the agent (tools)."""
 
 import pytest
-from conftest import code_cell, notebook_json
 from pyodide_webmcp.access import METADATA_KEY
+
+from tests.browser.conftest import code_cell, notebook_json
 
 PATH = "review.ipynb"
 

@@ -3,7 +3,9 @@
 import time
 
 import pytest
-from conftest import code_cell, notebook_json
+
+from tests.browser.conftest import code_cell, notebook_json
+from tests.waiting import wait_until
 
 PATH = "running.ipynb"
 HUMAN = "human.ipynb"
@@ -75,7 +77,7 @@ def test_markdown_raw_and_empty_cells_are_no_ops(lab):
 
 def test_a_target_the_human_deletes_mid_run_becomes_a_no_op(lab):
     lab.start_call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["slow", "after", "last"]})
-    lab.wait_for(lambda: lab.page.evaluate(
+    wait_until(lambda: lab.page.evaluate(
         "() => window.jupyterapp.shell.currentWidget.content.widgets[6].model.executionState === 'running'"
     ), timeout=30)
     lab.set_source(PATH, 7, "print('after, edited')")
@@ -103,24 +105,24 @@ def test_aborting_stops_the_call_and_leaves_a_human_run_alone(lab):
     lab.call("jupyter_open_notebook", {"path": PATH})
     before = execution_counts(lab, "slow", "after", "define")
     lab.start_call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["slow", "after", "define"]})
-    lab.wait_for(lambda: lab.page.evaluate(
+    wait_until(lambda: lab.page.evaluate(
         "() => window.jupyterapp.shell.currentWidget.content.widgets[6].model.executionState === 'running'"
     ), timeout=30)
     lab.abort_call()
     # Chromium rejects an aborted call for the caller; the tool itself sees the signal.
     assert lab.finish_call() == {"rejected": "AbortError"}
     # The kernel was interrupted: the in-flight cell ends without an execution count.
-    lab.wait_for(lambda: lab.page.evaluate(
+    wait_until(lambda: lab.page.evaluate(
         "() => window.jupyterapp.shell.currentWidget.content.widgets[6].model.executionState === 'idle'"
     ), timeout=30)
     slow = lab.call("jupyter_get_cells", {"notebookPath": PATH, "cellIds": ["slow"], "includeOutputs": True})
     print("interrupted cell:", slow["cells"][0])
-    time.sleep(1.5)  # would be ample for the remaining targets to start, had they been queued
+    # The kernel runs in order: the targets after the abort, had the call gone on, would have run before this probe.
+    probe = lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["double"]})
     after = execution_counts(lab, "slow", "after", "define")
     assert after[1:] == before[1:], "targets after the abort must not run"
-    probe = lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["define"]})
     assert probe["status"] == "ok" and isinstance(probe["results"][0]["executionCount"], int)
-    human = lab.wait_for(
+    human = wait_until(
         lambda: (c := lab.call("jupyter_get_cells", {"notebookPath": HUMAN, "includeOutputs": True})["cells"][0])
         .get("outputs") and c,
         timeout=60,
@@ -140,7 +142,8 @@ def test_an_already_aborted_call_does_nothing(lab):
         }"""
     )
     assert lab.finish_call() == {"rejected": "AbortError"}
-    time.sleep(1)
+    # The kernel runs in order: had the aborted call run define, it would have run before this probe.
+    lab.call("jupyter_run_cells", {"notebookPath": PATH, "cellIds": ["double"]})
     assert execution_counts(lab, "define") == before
 
 
@@ -157,14 +160,14 @@ def test_restart_loses_state_and_no_kernel_is_reported(lab):
     lab.call("jupyter_open_notebook", {"path": PATH})
     restarted = lab.call("jupyter_kernel_action", {"action": "restart"})
     assert restarted["action"] == "restart" and "lost" in restarted["message"]
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
     result = lab.call("jupyter_run_cells", {"cellIds": ["double"]})
     assert result["results"][0]["status"] == "error" and "NameError" in result["results"][0]["ename"]
     interrupted = lab.call("jupyter_kernel_action", {"action": "interrupt"})
     assert interrupted["action"] == "interrupt"
 
     lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)
+    wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)
     error = lab.error("jupyter_run_cells", {"cellIds": ["define"]})
     assert error["error"] == "KERNEL_UNAVAILABLE"
     assert lab.error("jupyter_kernel_action", {"action": "interrupt"})["error"] == "KERNEL_UNAVAILABLE"
@@ -217,7 +220,7 @@ def test_a_rename_mid_run_is_told_at_once_and_the_run_goes_on(lab):
     lab.save_file(path, notebook_json([code_cell("nap", "import time\ntime.sleep(6)\nprint('rested')")]))
     lab.open_with_idle_kernel(path)
     lab.start_call("jupyter_run_cells", {"notebookPath": path, "cellIds": ["nap"]}, key="nap")
-    lab.wait_for(lambda: lab.page.evaluate(
+    wait_until(lambda: lab.page.evaluate(
         "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.executionState === 'running'"))
     renamed_at = time.monotonic()
     lab.page.evaluate("([a, b]) => window.jupyterapp.serviceManager.contents.rename(a, b)", [path, renamed])
@@ -235,7 +238,7 @@ def test_closing_the_notebook_mid_run_ends_the_call_at_once_with_a_clear_code(la
     lab.save_file(path, notebook_json([code_cell("nap", "import time\ntime.sleep(6)"), code_cell("next", "1")]))
     lab.open_with_idle_kernel(path)
     lab.start_call("jupyter_run_cells", {"notebookPath": path, "startIndex": 0, "endIndex": 2}, key="closing")
-    lab.wait_for(lambda: lab.page.evaluate(
+    wait_until(lambda: lab.page.evaluate(
         "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.executionState === 'running'"))
     closed_at = time.monotonic()
     lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.dispose()")

@@ -5,11 +5,19 @@ import shutil
 import threading
 
 import pytest
-from conftest import DEFAULT_TOOLS, READY, Lab, code_cell, notebook_json, payload
 from pyodide_webmcp.hashing import source_hash
 
 from buildkit.paths import SITE
 from buildkit.server import site_server
+from tests.browser.conftest import (
+    DEFAULT_TOOLS,
+    READY,
+    Lab,
+    code_cell,
+    notebook_json,
+    payload,
+)
+from tests.waiting import wait_until
 
 SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
 POWER_TOOLS = {"jupyter_run_code", "jupyter_execute_command", "jupyter_list_commands"}
@@ -51,7 +59,7 @@ def test_power_tools_are_off_until_the_owner_turns_them_on_and_the_change_is_liv
     assert tool_names(lab) == {tool.name for tool in DEFAULT_TOOLS}
     open_settings(lab)
     field(lab, "runCode").check()
-    lab.wait_for(lambda: "jupyter_run_code" in tool_names(lab))
+    wait_until(lambda: "jupyter_run_code" in tool_names(lab))
     assert stored_settings(lab).get("runCode") is True
     assert lab.page.inner_text(".jp-webmcp-status").startswith(f"WebMCP: ready ({len(DEFAULT_TOOLS) + 1} tools;")
     assert not {"jupyter_execute_command", "jupyter_list_commands"} & tool_names(lab)
@@ -104,12 +112,12 @@ def test_the_choice_survives_a_reload_and_turning_it_off_unregisters_at_once(lab
     open_settings(lab)
     assert field(lab, "runCode").is_checked()
     field(lab, "runCode").uncheck()
-    lab.wait_for(lambda: "jupyter_run_code" not in tool_names(lab))
+    wait_until(lambda: "jupyter_run_code" not in tool_names(lab))
     field(lab, "enabled").uncheck()
-    lab.wait_for(lambda: tool_names(lab) == set())
+    wait_until(lambda: tool_names(lab) == set())
     assert lab.page.inner_text(".jp-webmcp-status") == "WebMCP: off (settings)"
     field(lab, "enabled").check()
-    lab.wait_for(lambda: tool_names(lab) == {tool.name for tool in DEFAULT_TOOLS})
+    wait_until(lambda: tool_names(lab) == {tool.name for tool in DEFAULT_TOOLS})
     lab.page.wait_for_selector(READY)
 
 
@@ -131,8 +139,8 @@ def test_allowlisted_commands_run_others_are_refused_alike_and_arguments_are_che
     field(lab, "commands").check()
     for command_id in ALLOWED:
         add_allowed_command(lab, command_id)
-    lab.wait_for(lambda: stored_settings(lab).get("commandAllowlist") == list(ALLOWED))
-    lab.wait_for(lambda: {"jupyter_execute_command", "jupyter_list_commands"} <= tool_names(lab))
+    wait_until(lambda: stored_settings(lab).get("commandAllowlist") == list(ALLOWED))
+    wait_until(lambda: {"jupyter_execute_command", "jupyter_list_commands"} <= tool_names(lab))
 
     listed = lab.call("jupyter_list_commands")["commands"]
     assert [entry["id"] for entry in listed] == list(ALLOWED)

@@ -5,9 +5,11 @@ import json
 import struct
 
 import pytest
-from conftest import code_cell, notebook_json, payload
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.limits import MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX
+
+from tests.browser.conftest import code_cell, notebook_json, payload
+from tests.waiting import wait_until
 
 FOLDER = "surface"
 LONG = f"{FOLDER}/fifty.ipynb"
@@ -161,13 +163,13 @@ def test_context_shows_propose_mode_and_a_kernel_can_be_started(lab):
         lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
     lab.call("jupyter_open_notebook", {"notebookPath": EDIT})
     lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)
+    wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)
     unavailable = payload(lab.call_raw("jupyter_run_cells", {"cellIds": ["second"]}))
     assert unavailable["error"] == "KERNEL_UNAVAILABLE" and unavailable["retryable"] is True
     assert "jupyter_start_kernel" in unavailable["hint"]
     started = lab.call("jupyter_start_kernel")
     assert started["kernel"]["name"] == "python"
-    lab.wait_for(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
+    wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "idle", timeout=120)
     assert lab.call("jupyter_run_cells", {"cellIds": ["second"]})["status"] == "ok"
 
 

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import (
+
+from buildkit.paths import DIST, NPM_PYODIDE, ROOT, SITE_PYODIDE
+from tests.browser.conftest import (
     BOOT_TIMEOUT_MS,
     DEFAULT_TOOLS,
     READY,
@@ -27,8 +29,6 @@ from conftest import (
     RequestRecorder,
     payload,
 )
-
-from buildkit.paths import DIST, NPM_PYODIDE, ROOT, SITE_PYODIDE
 
 EXAMPLE = ROOT / "examples" / "github-pages"
 README = (EXAMPLE / "README.md").read_text()

@@ -8,11 +8,11 @@ are counted in a heap snapshot after the warm-up and at the end.
 """
 
 import random
-import time
 
 from pyodide_webmcp.limits import CALL_BUDGET_MS
 
 from tests.measure import heap_snapshot, live_pyproxies, memory_after_gc
+from tests.waiting import wait_until
 
 from .arguments import ArgumentMaker, pick, weighted_tools
 from .harness import StressPage, Tally
@@ -44,7 +44,8 @@ def run_growth(report, stress: StressPage, rng: random.Random, calls: int) -> No
             count -= len(batch)
 
     def settled_memory() -> dict:
-        time.sleep(CALL_BUDGET_MS / 1000 + 1)
+        wait_until(lambda: not stress.call("jupyter_get_context").payload.get("pending"), timeout=CALL_BUDGET_MS / 1000 + 60,
+                   interval=1, what="every call of the batch ending")  # one answered pending may still run
         return memory_after_gc(stress.page)
 
     make(min(WARM_UP, calls))

@@ -77,14 +77,14 @@ def run_hostile_text(report, stress: StressPage, payloads: list[str] = PAYLOADS)
     page.locator('.jp-webmcp-tab[data-tab="comments"]').click()
     page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'hostile-text/'})")
     page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
-    page.wait_for_timeout(3000)
+    page.wait_for_timeout(3000)  # a time to do harm: there is no event for a script or a beacon that does not run
     # Hover and click every link the lab shows, as a curious human would
     for link in page.locator(".jp-Notebook a, .jp-webmcp-thread a, .jp-webmcp-proposal a").all()[:50]:
         try:
             link.click(timeout=2000, modifiers=["Alt"], no_wait_after=True)
         except Exception:  # noqa: BLE001 - a hidden or detached link is not a failure of the guarantee
             pass
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(1000)  # as long again for what a click started
     page.evaluate("id => window.jupyterapp.commands.execute(id)", PROPOSE_TOGGLE)
     report.add(section, "hostile payloads x places written", f"{len(payloads)} x 6")
     report.add(section, "agent calls", tally.calls)

@@ -15,7 +15,6 @@ cell's shared text, in order. Afterwards:
 """
 
 import random
-import time
 from dataclasses import dataclass, field
 
 from .harness import KERNELSPEC, PANEL, StressPage
@@ -77,6 +76,9 @@ AGENT = """([path, cycles, seed]) => {
                error => Object.assign(window.__agent, {done: true, failed: String(error)}));
 }"""
 
+# Resolves once the page has drawn two more frames: whatever the editor deferred to the next frame is done.
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
 MODEL_EDIT = """([path, index, fraction, text]) => {
     const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
     const cell = panel.content.model.sharedModel.cells[index];
@@ -135,7 +137,7 @@ def run_races(stress: StressPage, rng: random.Random, races: int, chunk: int = 1
                 page.evaluate(MODEL_EDIT, [PATH, rng.randrange(CELLS), rng.random(), f"<M{figures.model_edits}>"])
             else:
                 typed += _focus(stress, rng.randrange(CELLS))
-        time.sleep(0.3)  # the last keystrokes settle
+        page.evaluate(NEXT_FRAMES)  # the editor has handled the last keystrokes
         agent = page.evaluate("() => window.__agent")
         recorded = page.evaluate(STOP_RECORDER, PATH)
         if "failed" in agent:

@@ -12,12 +12,16 @@ import itertools
 from typing import Any, Optional
 
 from pyodide_webmcp.access import cell_access, notebook_access
+from pyodide_webmcp.dialogs import Dialog
 from pyodide_webmcp.port import CommandInfo
 from pyodide_webmcp.provenance import add_history
+from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.settings import AccessDefaults
 from pyodide_webmcp.shapes import KernelInfo
 from pyodide_webmcp.snippets import SnippetLog, SnippetOutputs
 from pyodide_webmcp.views import CellList, CellRecord, EditorState
+
+from tests.unit.aio import run
 
 _ids = itertools.count()
 
@@ -295,6 +299,12 @@ class MemoryLab:
         raise NotImplementedError
 
 
+def dialog(dialog_id: str, owner: str | None, shown: bool = True, buttons=("Cancel", "Revert", "Overwrite"),
+           **extra: Any) -> Dialog:
+    """A "File Changed" dialog as the dialog watcher reports it; `owner` is the call that opened it (None: the human)."""
+    return Dialog(dialog_id, owner, "File Changed", '"a.ipynb" has changed on disk.', list(buttons), shown, **extra)
+
+
 class MemoryDialogs:
     def __init__(self) -> None:
         self.dialogs = []
@@ -306,9 +316,12 @@ class MemoryDialogs:
         self.dialogs = [d for d in self.dialogs if d.id != dialog_id]
 
 
-def call(lab: Any, name: str, arguments: Any) -> dict:
-    """One tool call on the lab, as the agent gets it: the result's payload (an error's too)."""
-    from aio import run
-    from pyodide_webmcp.registry import REGISTRY, CallContext
+def call_result(lab: Any, name: str, arguments: Any, **context: Any) -> dict:
+    """One tool call on the lab, as the page gets it: the whole result (payload, error flag); `context` sets the
+    call's CallContext (abort, calls, budget_ms)."""
+    return run(REGISTRY.get(name).call(arguments, CallContext(lab, **context)))
 
-    return run(REGISTRY.get(name).call(arguments, CallContext(lab)))["structuredContent"]
+
+def call(lab: Any, name: str, arguments: Any, **context: Any) -> dict:
+    """One tool call on the lab, as the agent gets it: the result's payload (an error's too)."""
+    return call_result(lab, name, arguments, **context)["structuredContent"]

@@ -1,14 +1,11 @@
-"""Pure pieces of the benchmark (build.py bench) and what the site server tells browsers to cache."""
+"""Pure pieces of the benchmark (build.py bench): tests/measure.py, bench_profile.py and bench_sites.py."""
 
 import json
 import sys
-import threading
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from buildkit.server import site_server
 from tests.measure import (
     ARRAY_BUFFER_DATA,
     PYPROXY_ATTRS,
@@ -22,43 +19,6 @@ from tests.measure import (
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's modules import each other by name
 from bench_profile import child_costs  # noqa: E402
 from bench_sites import verdict  # noqa: E402
-
-
-@pytest.fixture
-def served(tmp_path):
-    (tmp_path / "bridge").mkdir()
-    (tmp_path / "bridge" / "snapshot.gz").write_bytes(b"x" * 1000)
-    (tmp_path / "1031.b91a70b.js").write_text("chunk")
-    (tmp_path / "manifest.json").write_text("{}")
-    server = site_server(0, tmp_path)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server, f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-def cache_control(url):
-    with urllib.request.urlopen(url) as response:
-        response.read()
-        return response.headers["Cache-Control"]
-
-
-def test_content_addressed_urls_are_immutable_and_the_rest_revalidated(served):
-    _, base = served
-    immutable = "public, max-age=31536000, immutable"
-    assert cache_control(f"{base}/bridge/snapshot.gz?v=0615ec3417659068") == immutable
-    assert cache_control(f"{base}/1031.b91a70b.js") == immutable
-    assert cache_control(f"{base}/bridge/snapshot.gz") == "no-cache"
-    assert cache_control(f"{base}/manifest.json") == "no-cache"
-
-
-def test_the_server_counts_the_bytes_it_sends_per_path(served):
-    server, base = served
-    server.take_served()
-    cache_control(f"{base}/bridge/snapshot.gz?v=0615ec3417659068")
-    served_now = server.take_served()
-    assert list(served_now) == ["/bridge/snapshot.gz"]
-    assert 1000 < served_now["/bridge/snapshot.gz"] < 1500  # the body and its headers
-    assert server.take_served() == {}
 
 
 def task(ts, dur, *children):

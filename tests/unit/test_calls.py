@@ -1,11 +1,8 @@
-"""The call budget, pending results, their expiry, and dialogs as agents see them."""
+"""calls.py: the calls in flight, pending results and their expiry, the dialogs a call opened."""
 
 import asyncio
-import json
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import limits
 from pyodide_webmcp.calls import (
     CallTable,
@@ -14,9 +11,10 @@ from pyodide_webmcp.calls import (
     pending_result,
     wait_for,
 )
-from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.aio import run
+from tests.unit.memory_lab import dialog
 
 
 class Clock:
@@ -45,7 +43,7 @@ async def _settled_call(table: CallTable, pending: bool = True):
     call = table.start("jupyter_run_cells", work, "t")
     call.pending_returned = pending
     await call.task
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop, not a wait: the task's done callback settles the call
     return call
 
 
@@ -115,75 +113,6 @@ def test_a_dialog_in_scope_belongs_to_the_call_and_wakes_its_waiter():
         assert await wait_for(call, 5) is True
 
     run(scenario())
-
-
-def test_every_call_answers_within_the_budget_and_its_result_arrives_later():
-    async def scenario():
-        notebook = MemoryNotebook("n.ipynb", [cell("slow()", cell_id="s")])
-        notebook.run_delay = 0.5
-        lab = MemoryLab(notebook)
-        table = CallTable()
-        context = CallContext(lab, calls=table, budget_ms=100)
-        first = json.loads((await REGISTRY.get("jupyter_run_cells").call({"cellIds": ["s"]}, context))["content"][0]["text"])
-        assert first["status"] == "pending" and first["tool"] == "jupyter_run_cells"
-        assert first["waitingFor"] == {"kind": "kernel", "cellId": "s", "done": 0, "total": 1}
-        assert "jupyter_wait_for_result" in first["message"] and "restart" in first["message"]
-        waiting = CallContext(lab, calls=table, budget_ms=100)
-        again = await REGISTRY.get("jupyter_wait_for_result").call({"pendingId": first["pendingId"]}, waiting)
-        assert json.loads(again["content"][0]["text"])["status"] == "pending"
-        final = await REGISTRY.get("jupyter_wait_for_result").call(
-            {"pendingId": first["pendingId"]}, CallContext(lab, calls=table, budget_ms=2000)
-        )
-        result = json.loads(final["content"][0]["text"])
-        assert result["status"] == "ok" and result["results"][0]["outputSummary"] == "slow()"
-        missing = await REGISTRY.get("jupyter_wait_for_result").call({"pendingId": "call-999"}, waiting)
-        assert missing["isError"] and missing["structuredContent"]["error"] == "PENDING_CALL_NOT_FOUND"
-
-    run(scenario())
-
-
-def dialog(dialog_id: str, owner, shown=True, buttons=("Cancel", "Revert", "Overwrite"), **extra) -> Dialog:
-    return Dialog(dialog_id, owner, "File Changed", '"a.ipynb" has changed on disk.', list(buttons), shown, **extra)
-
-
-def test_dialog_views_are_bounded_and_the_humans_say_nothing():
-    own = dialog("d1", "call-1", input="secret", password=True)
-    shown = view(own)
-    assert shown["title"] == "File Changed" and shown["buttons"] == ["Cancel", "Revert", "Overwrite"]
-    assert "input" not in shown and shown["passwordField"] is True
-    assert view(dialog("d2", None)) == {"id": "d2", "owner": "human", "shown": True}
-    huge = Dialog("d3", "call-1", "T" * 1000, "é" * 10_000, ["x" * 500], True, input="v" * 5000)
-    bounded = view(huge)
-    assert len(bounded["title"]) <= limits.MAX_DIALOG_TITLE_CHARS
-    assert len(bounded["body"].encode()) <= limits.MAX_DIALOG_BODY_BYTES
-    assert len(bounded["buttons"][0]) <= limits.MAX_DIALOG_BUTTON_CHARS
-    assert len(bounded["input"]) <= limits.MAX_DIALOG_INPUT_CHARS
-    assert bounded["error"] is True  # one button: it only reports something
-
-
-def test_choosing_a_dialog_and_a_button():
-    mine, humans = dialog("d1", "call-1"), dialog("d2", None)
-    assert choose_dialog([mine, humans], None) is mine
-    assert choose_button(mine, "overwrite") == 2 and choose_button(mine, 0) == 0
-    for bad in ("Save", 3, -1):
-        with pytest.raises(ToolError) as wrong:
-            choose_button(mine, bad)
-        assert wrong.value.details["buttons"] == ["Cancel", "Revert", "Overwrite"]
-    with pytest.raises(ToolError) as not_yours:
-        choose_dialog([humans], None)
-    assert not_yours.value.code is ErrorCode.DIALOG_NOT_YOURS
-    with pytest.raises(ToolError) as named:
-        choose_dialog([mine, humans], "d2")
-    assert named.value.code is ErrorCode.DIALOG_NOT_YOURS and "File Changed" not in named.value.message
-    with pytest.raises(ToolError) as queued:
-        choose_dialog([humans, dialog("d3", "call-1", shown=False)], "d3")
-    assert queued.value.code is ErrorCode.DIALOG_NOT_FOUND and '"d2"' in queued.value.message
-    with pytest.raises(ToolError) as several:
-        choose_dialog([mine, dialog("d4", "call-2")], None)
-    assert several.value.details["dialogIds"] == ["d1", "d4"]
-    with pytest.raises(ToolError) as none:
-        choose_dialog([], None)
-    assert none.value.code is ErrorCode.DIALOG_NOT_FOUND
 
 
 def test_a_pending_result_carries_the_calls_dialog():

@@ -1,3 +1,5 @@
+"""envelope.py: a tool's result as the page sends it: the payload once, within the size bound."""
+
 import json
 
 from pyodide_webmcp import limits

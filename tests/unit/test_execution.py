@@ -1,3 +1,5 @@
+"""execution.py: which cells a run targets, and a run's outcome in one bounded line."""
+
 import pytest
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
@@ -8,7 +10,6 @@ from pyodide_webmcp.execution import (
     select_targets,
     summarize_outputs,
 )
-from pyodide_webmcp.positions import editor_coordinates, index_to_utf16
 from pyodide_webmcp.text import utf8_len
 from pyodide_webmcp.views import CellRecord
 
@@ -88,20 +89,3 @@ def test_error_details_are_bounded_and_ansi_free():
     assert utf8_len(details["evalue"]) <= limits.MAX_TEXT_OUTPUT_BYTES
     assert summarize_outputs(outputs).startswith("before | ValueError: ")
     assert error_details(outputs[:1]) == {}
-
-
-def test_character_positions_become_utf16_editor_coordinates():
-    assert index_to_utf16("a😀b", 2) == 3
-    source = "x = 1\ny = 😀 + 2"
-    assert editor_coordinates(source, {"line": 1, "column": 5}) == (1, 6)
-    assert editor_coordinates(source, {"line": 9, "column": 99}) == (1, len("y = 😀 + 2") + 1)
-
-
-def test_proposal_diff_and_denial_shape():
-    from pyodide_webmcp.proposals import denied, diff_lines
-
-    assert diff_lines("a\nb\nc", "a\nB\nc") == [("same", "a"), ("removed", "b"), ("added", "B"), ("same", "c")]
-    result = denied("p-1", "cell", "  ")
-    assert result == {"status": "denied", "code": "PROPOSAL_DENIED", "proposalId": "p-1", "cellId": "cell", "reason": None}
-    long = denied("p-1", "cell", "é" * 5000)["reason"]
-    assert len(long.encode()) <= limits.MAX_DENY_REASON_BYTES

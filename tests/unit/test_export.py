@@ -1,3 +1,5 @@
+"""export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
+
 import json
 
 from pyodide_webmcp import limits

@@ -1,13 +1,10 @@
-"""Output fingerprints remembered between calls (issue 18: a 100 MB print was hashed again on every comment read)."""
+"""memo.py: output fingerprints remembered between calls (a 100 MB print was hashed again on every comment read)."""
 
 import copy
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
-from pyodide_webmcp import hashing, review
+from pyodide_webmcp import hashing
 from pyodide_webmcp.memo import JsonMemo, flat
-from pyodide_webmcp.registry import REGISTRY, CallContext
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 
@@ -88,47 +85,3 @@ def test_the_memo_is_bounded_in_entries_and_characters():
     for text in ("y" * 60, "z" * 60, "y" * 60):  # together over the character bound: the older one goes
         memo(text)
     assert len(calls) == 10
-
-
-def call(lab, name, arguments):
-    return run(REGISTRY.get(name).call(arguments, CallContext(lab)))["structuredContent"]
-
-
-def output_changed(listed):
-    return {t["threadId"]: t["anchor"]["outputChanged"] for t in listed["threads"] if "outputChanged" in t["anchor"]}
-
-
-class CopyingNotebook(MemoryNotebook):
-    """Hands out a fresh copy on every read, as the adapter does when the document changed, and counts the reads."""
-
-    cell_reads = output_reads = 0
-
-    def cell_json(self, index):
-        self.cell_reads += 1
-        return copy.deepcopy(super().cell_json(index))
-
-    def cell_outputs(self, index):
-        self.output_reads += 1
-        return copy.deepcopy(super().cell_outputs(index))
-
-
-def test_comment_tools_hash_a_long_output_once_and_read_outputs_only_for_output_anchors(monkeypatch):
-    printed = {**cell("print(x)", cell_id="big"), "outputs": [LONG]}
-    notebook = CopyingNotebook("long.ipynb", [printed, cell("y = 1", cell_id="small")])
-    lab = MemoryLab(notebook)
-    spy, calls = counting(hashing.output_fingerprint)
-    monkeypatch.setattr(review.output_fingerprint, "compute", spy)
-    review.output_fingerprint.clear()
-    on_output = call(lab, "jupyter_create_comment", {"anchor": {"kind": "output", "cellId": "big"}, "message": "m"})
-    call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "big"}, "message": "n"})
-    notebook.cell_reads = notebook.output_reads = 0
-    for _ in range(3):
-        assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: False}
-    assert notebook.output_reads == 3 and notebook.cell_reads == 0  # the whole-cell thread reads no outputs
-    shown = call(lab, "jupyter_get_comment", {"threadId": on_output["thread"]["id"]})
-    assert shown["anchorStatus"]["outputChanged"] is False and shown["context"]["cell"]["outputs"]
-    assert notebook.cell_reads == 1 and len(calls) == 1  # one read serves the anchor and the context
-    notebook.data[0]["outputs"] = [{**LONG, "text": "x" + LONG["text"][1:-1] + "!"}]
-    assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: True}
-    assert len(calls) == 2
-

@@ -1,16 +1,14 @@
-"""The port is the whole contract between tools and the lab: the adapter implements all of it, tools use nothing else."""
+"""port.py: the whole contract between tools and the lab: the adapter implements all of it, tools use nothing else."""
 
 import ast
 import inspect
-import json
 from pathlib import Path
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp import port
 from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 PACKAGE = Path(port.__file__).parent
 IMPLEMENTATIONS = {
@@ -74,12 +72,6 @@ def test_tools_reach_the_lab_only_through_the_port():
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "lab":
                 used.add(node.attr)
     assert used <= declared, f"not in the port: {sorted(used - declared)}"
-
-
-def call(lab: MemoryLab, name: str, arguments: dict) -> dict:
-    envelope = run(REGISTRY.get(name).call(arguments, CallContext(lab)))
-    payload = json.loads(envelope["content"][0]["text"])
-    return payload
 
 
 def test_tools_run_against_an_in_memory_lab():

@@ -1,6 +1,6 @@
-import asyncio
+"""registry.py: the tools, their schemas, descriptions and hints, and how a call's arguments are checked."""
+
 import json
-from concurrent.futures import ThreadPoolExecutor
 
 import pyodide_webmcp
 import pytest
@@ -9,9 +9,10 @@ from pyodide_webmcp.registry import (
     HINT_DEFAULTS,
     PROPOSE_MODE,
     REGISTRY,
-    CallContext,
     NeverAborted,
 )
+
+from tests.unit.memory_lab import call, call_result
 
 EXPECTED_TOOLS = {
     "jupyter_get_context",
@@ -102,14 +103,6 @@ class AlreadyAborted(NeverAborted):
     aborted = True
 
 
-def call(name, arguments, lab=None, aborted=False):
-    """Run a tool call on its own event loop (Playwright may own this thread's loop)."""
-    tool = REGISTRY.get(name)
-    context = CallContext(lab, AlreadyAborted() if aborted else NeverAborted())
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, tool.call(arguments, context)).result()
-
-
 def test_registry_holds_the_expected_tools():
     assert {tool.name for tool in REGISTRY} == EXPECTED_TOOLS
 
@@ -164,7 +157,7 @@ def test_annotations_say_only_what_differs_from_the_defaults(tool):
 
 
 def test_unknown_argument_lists_accepted_ones():
-    result = call("jupyter_get_cells", {"notebook": "x.ipynb"})
+    result = call_result(None, "jupyter_get_cells", {"notebook": "x.ipynb"})
     error = result["structuredContent"]
     assert result["isError"] is True
     assert error["error"] == "INVALID_ARGUMENT" and error["field"] == "notebook"
@@ -172,14 +165,14 @@ def test_unknown_argument_lists_accepted_ones():
 
 
 def test_wrong_type_and_missing_field_name_the_field():
-    wrong = call("jupyter_get_cells", {"startIndex": "3"})["structuredContent"]
+    wrong = call(None, "jupyter_get_cells", {"startIndex": "3"})
     assert wrong["error"] == "INVALID_ARGUMENT" and wrong["field"] == "startIndex"
-    missing = call("jupyter_open_notebook", {})["structuredContent"]
+    missing = call(None, "jupyter_open_notebook", {})
     assert missing["error"] == "INVALID_ARGUMENT" and missing["field"] == "path"
     assert "Missing" in missing["message"]
-    negative = call("jupyter_get_cells", {"endIndex": -1})["structuredContent"]
+    negative = call(None, "jupyter_get_cells", {"endIndex": -1})
     assert negative["field"] == "endIndex"
-    not_object = call("jupyter_get_context", ["a"])["structuredContent"]
+    not_object = call(None, "jupyter_get_context", ["a"])
     assert not_object["error"] == "INVALID_ARGUMENT"
 
 
@@ -188,7 +181,7 @@ def test_a_failing_lab_becomes_internal_error():
         def open_documents(self):
             raise RuntimeError("lab exploded")
 
-    result = call("jupyter_get_context", {}, lab=BrokenLab())
+    result = call_result(BrokenLab(), "jupyter_get_context", {})
     assert result["isError"] is True
     assert result["structuredContent"] == {
         "error": "INTERNAL_ERROR", "message": "lab exploded", "hint": "Retry once; if it persists, tell the human.",
@@ -197,7 +190,7 @@ def test_a_failing_lab_becomes_internal_error():
 
 
 def test_aborted_before_start():
-    result = call("jupyter_get_context", {}, aborted=True)
+    result = call_result(None, "jupyter_get_context", {}, abort=AlreadyAborted())
     assert result["structuredContent"]["error"] == "ABORTED"
 
 
@@ -209,9 +202,9 @@ def test_importing_the_package_touches_no_javascript():
 
 
 def test_invalid_cell_type_has_its_own_code():
-    error = call("jupyter_insert_cell", {"cellType": "sql"})["structuredContent"]
+    error = call(None, "jupyter_insert_cell", {"cellType": "sql"})
     assert error["error"] == "INVALID_CELL_TYPE" and error["cellType"] == "sql"
-    position = call("jupyter_insert_cell", {"position": "left"})["structuredContent"]
+    position = call(None, "jupyter_insert_cell", {"position": "left"})
     assert position["error"] == "INVALID_ARGUMENT" and position["field"] == "position"
 
 
@@ -223,18 +216,18 @@ def test_writes_over_the_size_limit_are_refused_with_their_byte_count():
         ("jupyter_insert_cell", {"source": source}),
         ("jupyter_update_cell", {"cellId": "a", "source": source, "expectedSourceHash": "h"}),
     ):
-        error = call(name, arguments)["structuredContent"]
+        error = call(None, name, arguments)
         assert error["error"] == "INVALID_ARGUMENT" and error["bytes"] == len(source.encode()), name
 
 
 def test_update_needs_source_and_hash():
-    missing_source = call("jupyter_update_cell", {"cellId": "a", "expectedSourceHash": "h"})["structuredContent"]
+    missing_source = call(None, "jupyter_update_cell", {"cellId": "a", "expectedSourceHash": "h"})
     assert missing_source["field"] == "source"
-    missing_hash = call("jupyter_update_cell", {"cellId": "a", "source": ""})["structuredContent"]
+    missing_hash = call(None, "jupyter_update_cell", {"cellId": "a", "source": ""})
     assert missing_hash["field"] == "expectedSourceHash"
-    null_source = call("jupyter_update_cell", {"cellId": "a", "source": None, "expectedSourceHash": "h"})
-    assert null_source["structuredContent"]["field"] == "source"
-    unknown_action = call("jupyter_kernel_action", {"action": "shutdown"})["structuredContent"]
+    null_source = call(None, "jupyter_update_cell", {"cellId": "a", "source": None, "expectedSourceHash": "h"})
+    assert null_source["field"] == "source"
+    unknown_action = call(None, "jupyter_kernel_action", {"action": "shutdown"})
     assert unknown_action["error"] == "INVALID_ARGUMENT" and unknown_action["field"] == "action"
 
 

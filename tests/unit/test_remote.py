@@ -1,12 +1,11 @@
-"""Markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
+"""remote.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
 run: image beacons in agent-written markdown cells fired as soon as the cells rendered)."""
 
 import pytest
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.remote import remote_reference
+
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 BEACONS = [
     "![beacon](http://198.51.100.7/b.png)",
@@ -40,10 +39,6 @@ def test_resources_from_another_origin_are_found(markdown):
 @pytest.mark.parametrize("markdown", HARMLESS)
 def test_links_and_local_resources_are_allowed(markdown):
     assert remote_reference(markdown) is None
-
-
-def call(lab, name, arguments):
-    return run(REGISTRY.get(name).call(arguments, CallContext(lab)))["structuredContent"]
 
 
 def test_no_write_path_puts_a_beacon_into_a_markdown_cell():

@@ -1,7 +1,11 @@
 """tools/cell_changes.py: edits that resend no source (replace a piece, move, clear outputs)."""
 
-from memory_lab import MemoryLab, MemoryNotebook, call, cell
+import pytest
+from pyodide_webmcp.errors import ToolError
 from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.tools.cell_changes import replaced
+
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 
 def three_cells():
@@ -21,6 +25,14 @@ def test_replace_changes_one_unique_piece_under_the_hash_guard():
     assert call(lab, "jupyter_replace_in_cell", arguments)["error"] == "STALE_CELL"
     ambiguous = call(lab, "jupyter_replace_in_cell", {**arguments, "old": "x", "expectedSourceHash": done["cell"]["sourceHash"]})
     assert ambiguous["error"] == "INVALID_ARGUMENT" and ambiguous["detail"] == "TEXT_NOT_UNIQUE"
+
+
+def test_replacement_needs_exactly_one_occurrence():
+    assert replaced("a = 1\nb = 1", "b = 1", "b = 2") == "a = 1\nb = 2"
+    for source, detail, count in (("a = 1", "TEXT_NOT_FOUND", 0), ("x x", "TEXT_NOT_UNIQUE", 2)):
+        with pytest.raises(ToolError) as refused:
+            replaced(source, "x" if count else "zz", "y")
+        assert refused.value.details["detail"] == detail and refused.value.details["occurrences"] == count
 
 
 def test_a_move_needs_no_hash_and_keeps_the_cell():

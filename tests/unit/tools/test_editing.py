@@ -1,9 +1,10 @@
 """tools/editing.py: inserting, replacing and deleting cells under the sourceHash guard, one or several
 at a time, reviewed by the human in Propose mode."""
 
-from memory_lab import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.errors import GUIDE, ErrorCode
 from pyodide_webmcp.hashing import source_hash
+
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 
 def notebook_of(*sources, **kwargs):

@@ -1,4 +1,4 @@
-"""When the demo site, and a site with a contents folder, are rebuilt: the inputs each is built from."""
+"""buildkit/demo_site.py: when the demo site, and a site with a contents folder, are rebuilt: the inputs each is built from."""
 
 import os
 

@@ -1,4 +1,4 @@
-"""`build.py mcp`'s relay between a host and @playwright/mcp, against a stand-in server."""
+"""buildkit/mcp.py: `build.py mcp`'s relay between a host and @playwright/mcp, against a stand-in server."""
 
 import json
 import os

@@ -1,10 +1,9 @@
-"""jupyter_read_file on a notebook the owner hid reads as a missing file, also when the notebook is open and hidden
-only in the page (found by the stress run: its file still said visible, so the call answered IS_NOTEBOOK)."""
+"""tools/textfiles.py: jupyter_read_file on a notebook the owner hid reads as a missing file, also when the notebook
+is open and hidden only in the page (found by the stress run: its file still said visible, so the call answered IS_NOTEBOOK)."""
 
-from aio import run
-from memory_lab import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.access import METADATA_KEY
-from pyodide_webmcp.registry import REGISTRY, CallContext
+
+from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call_result, cell
 
 
 class SavedEarlier(MemoryLab):
@@ -18,7 +17,7 @@ class SavedEarlier(MemoryLab):
 
 
 def text(lab, path):
-    return run(REGISTRY.get("jupyter_read_file").call({"path": path}, CallContext(lab)))["content"][0]["text"]
+    return call_result(lab, "jupyter_read_file", {"path": path})["content"][0]["text"]
 
 
 def test_a_notebook_hidden_in_the_page_reads_as_missing():

@@ -1,5 +1,6 @@
+"""access.py: who may read or change a cell or a notebook, as its metadata and the owner's defaults say."""
+
 import pytest
-from pyodide_webmcp import limits
 from pyodide_webmcp.access import (
     METADATA_KEY,
     cell_access,
@@ -11,8 +12,7 @@ from pyodide_webmcp.access import (
     with_notebook_access,
 )
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.provenance import add_history, history_of, human_changes, last_edit
-from pyodide_webmcp.views import CellRecord, cell_snapshot, focus_context, notebook_info
+from pyodide_webmcp.settings import Settings
 
 
 @pytest.mark.parametrize(
@@ -50,7 +50,7 @@ def test_cell_access_reads_absent_as_write_and_anything_unreadable_as_hidden(met
         ({"history": [], "unknown": 1}, "write"),
     ],
 )
-def test_notebook_access_reads_the_seed_field_and_ours_and_the_stricter_wins(entry, access):
+def test_notebook_access_reads_the_reference_extensions_field_and_ours_and_the_stricter_wins(entry, access):
     assert notebook_access({METADATA_KEY: entry}) == access
     assert notebook_access({}) == "write" and notebook_access({METADATA_KEY: 7}) == "none"
 
@@ -80,50 +80,9 @@ def test_guards():
     guard_notebook("read", "read", "n.ipynb")
 
 
-def test_history_coalesces_and_is_bounded():
-    history = []
-    history = add_history(history, "agent", "edited", "2026-01-01T00:00:00.000Z", "jupyter_update_cell")
-    history = add_history(history, "agent", "edited", "2026-01-01T00:00:30.000Z", "jupyter_update_cell")
-    assert len(history) == 1 and history[0]["at"].endswith("00:30.000Z")
-    history = add_history(history, "agent", "edited", "2026-01-01T00:02:00.000Z")
-    history = add_history(history, "human", "edited", "2026-01-01T00:02:01.000Z")
-    assert [entry["actor"] for entry in history] == ["agent", "agent", "human"]
-    for minute in range(40):
-        history = add_history(history, "agent" if minute % 2 else "human", "ran", f"2026-01-02T00:{minute:02d}:00.000Z")
-    assert len(history) == limits.MAX_CELL_HISTORY_ENTRIES
-
-
-def test_hostile_history_is_normalized():
-    metadata = {METADATA_KEY: {"history": [{"at": "x" * 500, "actor": "agent", "action": "ran", "tool": 5}, "junk", {"actor": "root"}]}}
-    assert history_of(metadata) == [{"at": "x" * 40, "actor": "agent", "action": "ran"}]
-    assert last_edit(metadata) == {"lastEditedBy": "agent", "lastEditedAt": "x" * 40}
-    assert last_edit({}) == {}
-
-
-def test_human_changes():
-    assert human_changes({"a": "h1", "b": "h2"}, [("a", "h1"), ("b", "h9"), ("c", "h3")]) == [
-        ("b", "edited"), ("c", "inserted")
-    ]
-
-
-def test_hidden_cells_do_not_count_in_revision_or_focus():
-    visible = [CellRecord("a", "code", "1")]
-    with_hidden = [*visible, CellRecord("s", "code", "secret", "none")]
-    changed_hidden = [*visible, CellRecord("s", "code", "other secret", "none")]
-    assert notebook_info("n", False, with_hidden)["revision"] == notebook_info("n", False, changed_hidden)["revision"]
-    assert notebook_info("n", False, with_hidden)["cellCount"] == 2
-    focus = focus_context(with_hidden, 1, [0, 1], None)
-    assert focus["activeCellId"] is None and focus["hiddenActiveCell"] is True
-    assert focus["selectedCellIds"] == ["a"] and focus["hiddenSelectedCellCount"] == 1
-
-
-def test_snapshot_exposes_last_edit_but_not_the_access_key():
-    cell = {
-        "id": "a",
-        "cell_type": "code",
-        "source": "",
-        "metadata": {"tags": ["t"], METADATA_KEY: {"access": "read", "history": [{"at": "T", "actor": "human", "action": "edited"}]}},
-    }
-    snapshot = cell_snapshot(cell, 0)
-    assert snapshot["metadata"] == {"tags": ["t"]}
-    assert snapshot["lastEditedBy"] == "human" and snapshot["lastEditedAt"] == "T"
+def test_default_access_applies_only_where_metadata_says_nothing():
+    strict = Settings.read({"defaultNotebookAccess": "none", "defaultCellAccess": "read"})
+    assert notebook_access({}, strict.access.notebook) == "none"
+    assert notebook_access({METADATA_KEY: {"notebookAccess": "write"}}, "none") == "write"
+    assert cell_access({}, strict.access.cell) == "read"
+    assert cell_access({METADATA_KEY: {"access": "write"}}, "read") == "write"

@@ -1,4 +1,4 @@
-"""The browser finder on Linux, macOS and Windows layouts: fake environments, PATHs and file systems."""
+"""buildkit/browser.py: the browser finder on Linux, macOS and Windows layouts: fake environments, PATHs and file systems."""
 
 import ntpath
 import posixpath

@@ -1,6 +1,7 @@
+"""paths.py: workspace paths, relative and never escaping the workspace."""
+
 import pytest
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.hashing import revision, source_hash
 from pyodide_webmcp.paths import base_name, is_notebook_path, join_path, normalize_path
 
 
@@ -25,17 +26,3 @@ def test_path_helpers():
     assert join_path("d", "a.ipynb") == "d/a.ipynb"
     assert base_name("d/e/a.ipynb") == "a.ipynb"
     assert is_notebook_path("a.ipynb") and not is_notebook_path("a.py")
-
-
-def test_source_hash_is_stable_and_content_sensitive():
-    assert source_hash("print(1)") == source_hash("print(1)")
-    assert source_hash("print(1)") != source_hash("print(1) ")
-    assert len(source_hash("")) == 16
-
-
-def test_revision_depends_on_ids_types_and_hashes():
-    base = [("a", "code", source_hash("x")), ("b", "markdown", source_hash("y"))]
-    assert revision(base) == revision(list(base))
-    assert revision(base) != revision(base[::-1])
-    assert revision(base) != revision([("a", "raw", source_hash("x")), base[1]])
-    assert revision(base) != revision([base[0], ("b", "markdown", source_hash("z"))])
