@@ -53,8 +53,8 @@ class SelectionArgument(Arguments):
 
 
 def _unsaid(node: dict[str, Any], key: str) -> bool:
-    """What a compact input schema leaves implicit: a null or false default; that nested objects are
-    closed (the root says it once, and every argument object is checked as strictly)."""
+    """What a compact input schema leaves implicit: a null, false, empty or zero-from-zero default; that
+    objects are closed (every argument object is checked as strictly when called)."""
     value = node[key]
     if key == "type" and "enum" in node and value == "string":
         return True  # the enum's values say it
@@ -122,7 +122,9 @@ def _finish(schema: dict[str, Any], nullable: bool = False, compact: bool = Fals
 
 
 def input_schema(model: type[Arguments]) -> dict[str, Any]:
-    return {**_finish(model.model_json_schema(), compact=True), "additionalProperties": False}
+    """The model's JSON Schema, compact. Closed objects are not said: an unknown argument is refused when
+    called, with the accepted ones named."""
+    return _finish(model.model_json_schema(), compact=True)
 
 
 def output_schema(result_type: Any) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from ..textfile import is_binary, page_lines
 
 class ReadFileArguments(Arguments):
     path: str = Field(description="Workspace-relative.")
-    offset: Offset = Field(0, description="First line, zero-based (nextOffset).")
-    limit: int = Field(limits.DEFAULT_FILE_LINES, ge=1, le=limits.MAX_FILE_LINES, description="Most lines.")
+    offset: Offset = Field(0, description="Zero-based line.")
+    limit: int = Field(limits.DEFAULT_FILE_LINES, ge=1, le=limits.MAX_FILE_LINES)
 
 
 class ReadFileResult(OffsetPage):
