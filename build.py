@@ -20,6 +20,7 @@ the steps themselves live in the buildkit package, imported inside the venv.
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,10 +36,24 @@ def run(*command) -> None:
     subprocess.run([str(part) for part in command], check=True)
 
 
+def venv_usable(venv: Path = VENV) -> bool:
+    """Whether a venv's Python runs for this user: a venv copied from another user or machine, or made
+    by a Python since removed, points at an interpreter that is not there or not readable."""
+    config, python = venv / "pyvenv.cfg", venv / VENV_PYTHON.relative_to(VENV)
+    if not (python.exists() and os.access(python, os.X_OK) and config.exists()):
+        return False
+    home = next((line.split("=", 1)[1].strip() for line in config.read_text().splitlines()
+                 if line.split("=", 1)[0].strip() == "home"), "")
+    return bool(home) and os.access(home, os.X_OK)
+
+
 def enter_venv(argv: list[str]) -> None:
     """Create or refresh ./.venv, then re-run this script inside it."""
     if Path(sys.prefix).resolve() == VENV.resolve():
         return
+    if VENV.exists() and not venv_usable():
+        print(f"[build] {VENV} was made by another user, machine or Python: making it again", file=sys.stderr)
+        shutil.rmtree(VENV)
     if not VENV_PYTHON.exists():
         run(sys.executable, "-m", "venv", VENV)
     stamp = VENV / ".requirements.sha256"

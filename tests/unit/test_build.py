@@ -25,3 +25,23 @@ def test_build_py_wheel_without_a_browser_fails_at_once_saying_what_is_missing(t
     assert "No Chromium-based browser was found" in result.stderr and "--plain-start" in result.stderr
     assert "npx playwright install chromium" in result.stderr
     assert "[build]" not in result.stdout + result.stderr  # nothing was built
+
+
+def test_a_venv_another_user_or_python_made_is_made_again(tmp_path):
+    """A venv copied from another user or machine points at an interpreter this user cannot run."""
+    import importlib.util
+    import venv
+
+    spec = importlib.util.spec_from_file_location("build_py", ROOT / "build.py")
+    build_py = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_py)
+    made = tmp_path / "fine"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(made)
+    assert build_py.venv_usable(made)
+    copied = tmp_path / "copied"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(copied)
+    config = copied / "pyvenv.cfg"
+    config.write_text("\n".join(f"home = {tmp_path / 'gone' / 'bin'}" if line.startswith("home") else line
+                                for line in config.read_text().splitlines()))
+    assert not build_py.venv_usable(copied)
+    assert not build_py.venv_usable(tmp_path / "missing")
