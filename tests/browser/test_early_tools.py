@@ -7,9 +7,14 @@ import pytest
 
 from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, Lab, RequestRecorder
 
-# Polls the browser's own list every 20 ms (wait_for_function would take the async predicate's promise as true).
+# Polls the browser's own list every 20 ms (wait_for_function would take the async predicate's promise as true),
+# for two minutes at most.
 UNTIL_LISTED = """async count => {
-    while ((await document.modelContext.getTools()).length < count) await new Promise(r => setTimeout(r, 20));
+    const deadline = performance.now() + 120000;
+    while ((await document.modelContext.getTools()).length < count) {
+        if (performance.now() > deadline) throw new Error(`fewer than ${count} tools listed after two minutes`);
+        await new Promise(r => setTimeout(r, 20));
+    }
 }"""
 
 
@@ -35,7 +40,7 @@ def listed_early(lab: Lab) -> str:
 def edit_manifest(lab: Lab, change) -> None:
     def fulfil(route):
         manifest = route.fetch().json()
-        change(manifest["snapshot"]["early"])
+        change(manifest["early"])
         route.fulfill(json=manifest)
 
     lab.page.route("**/static/bridge/manifest.json", fulfil)
