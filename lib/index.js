@@ -2,16 +2,17 @@
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/pyodide_webmcp); nothing here knows about tools.
 import './atomics-wait-async';
-import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
+import { ICommandPalette } from '@jupyterlab/apputils';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
-import { INotebookCellExecutor, INotebookTracker, NotebookActions, runCell } from '@jupyterlab/notebook';
+import { INotebookCellExecutor, INotebookTracker, runCell } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
 import { registerEarly } from './early.js';
+import { classes, pageLinks, readers } from './handoff.js';
 import { loadSettings, untilEnabled } from './settings.js';
 
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
@@ -58,55 +59,6 @@ function pageKind(tracker, docManager) {
   }
   return tracker && docManager ? 'lab' : 'other';
 }
-
-// Links an agent can be given to reach a notebook this page cannot open (see adapter/lab.py).
-const pageLinks = kind => {
-  const link = (app, path) =>
-    `${URLExt.join(PageConfig.getBaseUrl(), app, 'index.html')}?path=${encodeURIComponent(path)}`;
-  return {
-    opensNotebooks: kind === 'lab',
-    notebookUrl: path => link('notebooks', path),
-    labUrl: path => link('lab', path)
-  };
-};
-
-const documentVersions = new WeakMap();
-let lastDocumentVersion = 0;
-
-// A cell's access entry as the bulk reader sends it: null (none stored), false (damaged), or {access?}.
-function accessEntry(entry) {
-  if (entry === undefined) {
-    return null;
-  }
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-    return false;
-  }
-  return 'access' in entry ? { access: entry.access } : {};
-}
-
-// Bulk readers: one call instead of several FFI crossings per cell (hot on large notebooks).
-const readers = {
-  // JSON crosses into Python faster than a deep proxy conversion.
-  cells: (sharedModel, key) =>
-    JSON.stringify(
-      sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), accessEntry(cell.getMetadata(key))])
-    ),
-  cellsJson: (sharedModel, indexes) => {
-    const cells = sharedModel.cells;
-    return JSON.stringify(JSON.parse(indexes).map(index => cells[index].toJSON()));
-  },
-  // A number that changes with every change to a notebook's document, unique across notebooks:
-  // Python keeps a notebook's cell list while its version stands.
-  version: sharedModel => {
-    if (!documentVersions.has(sharedModel)) {
-      documentVersions.set(sharedModel, ++lastDocumentVersion);
-      sharedModel.ydoc.on('update', () => documentVersions.set(sharedModel, ++lastDocumentVersion));
-    }
-    return documentVersions.get(sharedModel);
-  },
-  selectedIndexes: notebook =>
-    notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
-};
 
 // The status item: in the status bar where the app has one (the lab), else a small fixed indicator.
 function createStatusItem(app, statusBar) {
@@ -157,10 +109,9 @@ async function boot(handoff, allowSnapshot, settingsLoaded) {
     const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
     performance.mark('webmcp:stage:imported');
     await handoff.app.restored;
-    // Python cannot import JupyterLab's classes; hand over the few it calls.
-    const classes = { Dialog, NotebookActions, Widget };
-    const boot = { path, fallback };
-    await bridge.start({ ...handoff, settings, boot, classes, readers, early: early && early.handoff });
+    /** @type {import('./handoff.js').Host} */
+    const host = { ...handoff, settings, boot: { path, fallback }, classes, readers, early: early && early.handoff };
+    await bridge.start(host);
   } catch (error) {
     early && early.failed();
     throw error;

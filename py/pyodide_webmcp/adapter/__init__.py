@@ -12,6 +12,7 @@ from pyodide.ffi import create_proxy, to_js
 from ..calls import CallTable
 from ..early import descriptors_digest
 from ..envelope import wire
+from ..host import BootPath, Host
 from ..registry import CallContext, NeverAborted, Registry, Tool
 from ..settings import Settings
 from ..text import to_json
@@ -52,7 +53,7 @@ def _arguments(raw: Any) -> Any:
         return raw
 
 
-async def serve(host: Any, registry: Registry) -> int:
+async def serve(host: Host, registry: Registry) -> int:
     """Register the tools the owner's settings allow, and follow the settings live; returns how many took."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
@@ -111,7 +112,7 @@ def _time_call(name: str, started: float) -> None:
     performance.clearMeasures(measure)
 
 
-def _boot_path(boot: Any) -> str:
+def _boot_path(boot: BootPath) -> str:
     """How the interpreter started, and why a shipped snapshot was not used."""
     if boot.fallback:
         return f"{boot.path} start, snapshot not used: {boot.fallback}"
