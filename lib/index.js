@@ -15,6 +15,10 @@ import { registerEarly } from './early.js';
 import { classes, pageLinks, readers } from './handoff.js';
 import { loadSettings, untilEnabled } from './settings.js';
 
+// User Timing marks (DevTools' Performance panel, the benchmark): when this module is evaluated, as the
+// app loads its extensions, and when the plugin activates, once the app starts them.
+performance.mark('webmcp:evaluated');
+
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
 const KERNEL_PLUGIN_ID = '@jupyterlite/pyodide-kernel-extension:kernel';
 // The kernel extension's settings schema, beside this extension: its pyodideUrl default is the
@@ -129,6 +133,7 @@ const plugin = {
     INotebookCellExecutor
   ],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry, executor) => {
+    performance.mark('webmcp:activated');
     const setStatus = createStatusItem(app, statusBar);
     // Loaded whatever happens next, so the Settings Editor always shows the bridge's settings.
     const settingsLoaded = loadSettings(settingRegistry);
