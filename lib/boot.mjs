@@ -1,7 +1,7 @@
 // Starts the bridge's main-thread Pyodide, shared by the JupyterLab host and the build-time snapshot maker
 // (so both runs set the interpreter up identically). The modules beside it, each loaded under this
 // module's version: kept-files.mjs (Cache Storage), inflate.mjs (inflating the .gz assets), dynlibs.mjs
-// (the extension modules), runtime.mjs (Pyodide's runtime, kept), snapshot.mjs
+// (the extension modules), runtime.mjs (Pyodide's runtime, kept, fetched and compiled ahead), snapshot.mjs
 // (restoring and making the memory snapshot), turns.mjs (giving the page its turn) and
 // pyodide-internals.mjs (every part of Pyodide used beyond its documented API).
 //
@@ -25,7 +25,7 @@ const [kept, { stopInflater }, dynlibs, runtime, snapshot, { yieldToPage }, inte
 ]);
 const { fetchKept, forgetKept, keptCopy, versioned } = kept;
 const { compileDynlibs, preloadDynlibs } = dynlibs;
-const { withKeptRuntime } = runtime;
+const { fetchRuntime, withRuntime } = runtime;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable } = snapshot;
 const { amendedFactory, restoreOptions, runtimeFactory, snapshotMakingOptions } = internals;
 
@@ -69,7 +69,8 @@ async function loadPyodideWith(setup, files, restore, makeSnapshot) {
   if (!restore && !makeSnapshot) {
     return loadPyodide(files);
   }
-  const [createModule, compiled] = await Promise.all([runtimeFactory(indexUrl), compileDynlibs(setup)]);
+  const parts = restore || { factory: runtimeFactory(indexUrl), dynlibs: compileDynlibs(setup) };
+  const [createModule, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
   let preRunError;
   const createPyodideModule = amendedFactory(createModule, {
     preRun: preloadDynlibs(compiled, restore, error => (preRunError = error)),
@@ -83,7 +84,7 @@ async function loadPyodideWith(setup, files, restore, makeSnapshot) {
   let pyodide;
   try {
     const load = () => loadPyodide({ ...files, createPyodideModule, ...options });
-    pyodide = await (restore ? withKeptRuntime(setup, load) : load());
+    pyodide = await (restore ? withRuntime(restore.runtime, load) : load());
   } catch (error) {
     throw preRunError || error;
   }
@@ -101,26 +102,38 @@ async function plainBoot(setup) {
   return pyodide;
 }
 
-async function snapshotBoot(setup) {
-  // The snapshot downloads and inflates while Pyodide's own files load and compile.
-  const restore = fetchSnapshot(setup);
+// Everything a restore loads before it runs, all at once: the snapshot and the packed files downloading
+// and inflating, the extension modules and Pyodide's runtime downloading and compiling, Pyodide's module
+// factory. Rejects, before loading anything, when the snapshot cannot be restored in this browser.
+async function fetchRestore(setup, signal) {
+  const snapshotParts = fetchSnapshot(setup, signal);
+  const dynlibs = compileDynlibs(setup, signal);
+  const factory = runtimeFactory(setup.indexUrl);
+  [dynlibs, factory].forEach(part => part.catch(() => {})); // awaited by the restore, which reports them
+  return { ...snapshotParts, dynlibs, factory, runtime: fetchRuntime(setup, signal) };
+}
+
+async function snapshotBoot(setup, restore) {
   const pyodide = await loadInterpreter(setup, { restore });
   await completeRestore(pyodide, setup, restore);
   return pyodide;
 }
 
-/**
- * Start Pyodide with the bridge imported. `site`: {pyodideUrl, indexUrl, assetsUrl, manifest}.
- * Returns {pyodide, bridge, path, fallback}: path is 'snapshot' or 'plain'; fallback says why the
- * snapshot was not used.
- */
-export async function startInterpreter(site, { allowSnapshot = true } = {}) {
+// Loads what the start needs that depends on neither the page's settings nor the app.
+async function loadAhead(site, allowSnapshot, signal) {
   const setup = await interpreterSetup(site);
-  let fallback = snapshotUnusable(setup, allowSnapshot);
-  if (!fallback) {
+  signal.throwIfAborted(); // dropped meanwhile: nothing more starts loading
+  const fallback = snapshotUnusable(setup, allowSnapshot);
+  const restore = fallback ? null : fetchRestore(setup, signal);
+  restore?.catch(() => {}); // awaited by startLoaded(), which falls back to the plain start
+  return { setup, fallback, restore };
+}
+
+async function startLoaded({ setup, fallback, restore }) {
+  if (restore) {
     try {
-      const pyodide = await snapshotBoot(setup);
-      const bridge = pyodide.pyimport(site.manifest.module);
+      const pyodide = await snapshotBoot(setup, await restore);
+      const bridge = pyodide.pyimport(setup.manifest.module);
       bridge.reseed();
       return { pyodide, bridge, path: 'snapshot', fallback };
     } catch (error) {
@@ -132,7 +145,28 @@ export async function startInterpreter(site, { allowSnapshot = true } = {}) {
     }
   }
   const pyodide = await plainBoot(setup);
-  return { pyodide, bridge: pyodide.pyimport(site.manifest.module), path: 'plain', fallback };
+  return { pyodide, bridge: pyodide.pyimport(setup.manifest.module), path: 'plain', fallback };
+}
+
+/**
+ * Begins starting Pyodide with the bridge imported. `site`: {pyodideUrl, indexUrl, assetsUrl, manifest}.
+ * Everything that needs neither the page's settings nor the app starts loading now (for a restore: the
+ * snapshot, the files, the extension modules and Pyodide's runtime, downloading, inflating and compiling).
+ * `finish()` starts the interpreter and resolves to {pyodide, bridge, path, fallback}: path is 'snapshot'
+ * or 'plain'; fallback says why the snapshot was not used. `drop()` abandons it all instead (downloads
+ * aborted, the inflating worker stopped, the loaded bytes let go).
+ */
+export function beginStart(site, { allowSnapshot = true } = {}) {
+  const downloads = new AbortController();
+  const loaded = loadAhead(site, allowSnapshot, downloads.signal);
+  loaded.catch(() => {}); // reported by finish()
+  return {
+    finish: () => loaded.then(startLoaded),
+    drop: () => {
+      downloads.abort();
+      stopInflater();
+    }
+  };
 }
 
 /** Build time only: the memory snapshot of a freshly started bridge, and what a restore needs. */

@@ -6,6 +6,7 @@ import json
 import pytest
 from conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
 
+from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
 from tests.measure import ARRAY_BUFFER_DATA, heap_snapshot, node_sizes
@@ -176,6 +177,96 @@ def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body
         status = page.inner_text(READY)
         assert "plain start, snapshot not used: " in status, status
         assert all(reason in status for reason in reasons), status
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+def marks(page) -> list[str]:
+    """The bridge's User Timing marks, in the order they were made."""
+    return page.evaluate("() => performance.getEntriesByType('mark').map(m => m.name).filter(n => n.startsWith('webmcp:'))")
+
+
+def own_requests(page) -> list[str]:
+    """What the page itself fetched (the kernel's worker fetches its Pyodide on its own)."""
+    return page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+
+
+def test_the_start_begins_as_the_extension_loads_and_activation_takes_it_over(browser, site_url):
+    context, page = open_lab(browser, site_url)
+    try:
+        assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
+        made = marks(page)
+        assert "webmcp:stage:dropped" not in made, made
+        order = ["webmcp:evaluated", "webmcp:stage:started-early", "webmcp:activated", "webmcp:ready"]
+        assert [mark for mark in made if mark in order] == order, made
+        # Activation started nothing of its own: every file was asked for once.
+        fetched = [url.split("?")[0].rsplit("/", 1)[-1] for url in own_requests(page)]
+        for name in ("manifest.json", "boot.mjs", "snapshot.gz", "pyodide.asm.wasm"):
+            assert fetched.count(name) == 1, (name, fetched)
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+def assert_nothing_of_the_bridge_loaded(page):
+    assert "webmcp:stage:started-early" not in marks(page)
+    loaded = [url for url in own_requests(page)
+              if "/static/bridge/" in url or url.split("?")[0].rsplit("/", 1)[-1].startswith("pyodide")]
+    assert loaded == [], loaded
+
+
+@pytest.mark.parametrize("path, status", [
+    ("lab/index.html?path=demo.ipynb&webmcp=off", "WebMCP: off (?webmcp=off)"),
+    # The REPL's configuration looks like the lab's: only the plugin's activation tells it has no notebooks.
+    ("repl/index.html", "WebMCP: not on this page (the agent's tools run in the lab and notebook pages)"),
+], ids=["off-by-url", "repl"])
+def test_a_page_where_the_bridge_does_not_start_loads_nothing_of_it(browser, site_url, path, status):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{path}")
+        page.wait_for_selector(".jp-webmcp-status[data-state=off]", timeout=120_000)
+        assert page.inner_text(".jp-webmcp-status") == status
+        page.evaluate("() => window.jupyterapp.restored")  # the app has done its loading
+        assert_nothing_of_the_bridge_loaded(page)
+    finally:
+        context.close()
+
+
+def test_a_browser_without_webmcp_loads_nothing_of_the_bridge(playwright, site_url):
+    flags = [flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag]
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
+    try:
+        page = browser.new_page(service_workers="block")
+        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(".jp-webmcp-status[data-state=unavailable]", timeout=120_000)
+        page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=200)
+        assert_nothing_of_the_bridge_loaded(page)
+    finally:
+        browser.close()
+
+
+SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
+
+
+def test_settings_that_keep_the_bridge_off_drop_the_early_start_and_switching_on_starts_it(browser, site_url):
+    context, page = open_lab(browser, site_url)
+    try:
+        page.evaluate("id => window.jupyterapp.serviceManager.settings.save(id, JSON.stringify({enabled: false}))",
+                      SETTINGS_ID)
+        page.reload()
+        page.wait_for_selector(".jp-webmcp-status[data-state=off]", timeout=120_000)
+        assert page.inner_text(".jp-webmcp-status") == "WebMCP: off (settings)"
+        made = marks(page)
+        assert made.index("webmcp:stage:started-early") < made.index("webmcp:stage:dropped"), made
+        assert page.webmcp.tools() == []
+        # Switched on in the Settings Editor, as the owner would: the start begins again, and serves.
+        page.evaluate("() => window.jupyterapp.commands.execute('settingeditor:open', {query: 'WebMCP'})")
+        page.click(f'.jp-PluginList-entry[data-id="{SETTINGS_ID}"]')
+        page.locator(f'[id="jp-SettingsEditor-{SETTINGS_ID}_enabled"]').check()
+        page.wait_for_selector(READY, timeout=120_000)
+        assert page.inner_text(READY).endswith("snapshot start)")
         assert_tools_work(page)
     finally:
         context.close()
