@@ -1,9 +1,9 @@
 // Starts the bridge's main-thread Pyodide, shared by the JupyterLab host and the build-time snapshot maker
 // (so both runs set the interpreter up identically). The modules beside it, each loaded under this
 // module's version: kept-files.mjs (Cache Storage), inflate.mjs (inflating the .gz assets), dynlibs.mjs
-// (the extension modules), runtime.mjs (Pyodide's runtime, kept, fetched and compiled ahead), snapshot.mjs
-// (restoring and making the memory snapshot), turns.mjs (giving the page its turn) and
-// pyodide-internals.mjs (every part of Pyodide used beyond its documented API).
+// (the extension modules), loader-files.mjs (the standard library and Pyodide's runtime, fetched ahead and
+// handed to Pyodide's loader), snapshot.mjs (restoring and making the memory snapshot), turns.mjs (giving
+// the page its turn) and pyodide-internals.mjs (every part of Pyodide used beyond its documented API).
 //
 // The interpreter is the site's Pyodide (the one the kernel loads). When it is the Pyodide release this
 // extension was built for, Python's standard library comes from the extension (compiled to bytecode at
@@ -14,60 +14,35 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [kept, { stopInflater }, dynlibs, runtime, snapshot, { yieldToPage }, internals] = await Promise.all([
+const [{ forgetKept }, { stopInflater }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./inflate.mjs${version}`),
   import(`./dynlibs.mjs${version}`),
-  import(`./runtime.mjs${version}`),
+  import(`./loader-files.mjs${version}`),
   import(`./snapshot.mjs${version}`),
   import(`./turns.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`)
 ]);
-const { fetchKept, forgetKept, keptCopy, versioned } = kept;
 const { compileDynlibs, preloadDynlibs } = dynlibs;
-const { fetchRuntime, withRuntime } = runtime;
+const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable } = snapshot;
 const { amendedFactory, restoreOptions, runtimeFactory, snapshotMakingOptions } = internals;
 
-/**
- * The site's Pyodide module, and the standard library to start it with: the extension's compiled
- * one (the one the snapshot was made with) when the release matches, else the site's own.
- */
+/** The site's Pyodide module; `fits` when it is the release this build was made for. */
 async function interpreterSetup(site) {
   const { loadPyodide, version: pyodideVersion } = await import(/* webpackIgnore: true */ site.pyodideUrl);
-  const fits = pyodideVersion === site.manifest.pyodideVersion;
-  // Unversioned: a site may point its kernel at the same file (the demo does), to download it once.
-  const stdLibUrl = fits ? site.assetsUrl + site.manifest.stdlib : null;
-  const stdLibKey = fits ? versioned(site, site.manifest.stdlib) : null;
-  return {
-    ...site, loadPyodide, version: pyodideVersion, fits, stdLibUrl, stdLibKey, stdlib: fits ? keptCopy(stdLibKey) : null
-  };
+  return { ...site, loadPyodide, version: pyodideVersion, fits: pyodideVersion === site.manifest.pyodideVersion };
 }
 
-// Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`.
-// The standard library comes from the kept copy when there is one; else Pyodide downloads it, and
-// a copy is kept once the interpreter runs (from the HTTP cache, which has just stored it).
-async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
-  const { indexUrl, stdLibUrl, stdLibKey } = setup;
-  const keptStdlib = stdLibUrl && (await setup.stdlib);
-  const stdLibURL = keptStdlib ? URL.createObjectURL(keptStdlib) : stdLibUrl;
-  try {
-    const files = { indexURL: indexUrl, ...(stdLibURL ? { stdLibURL } : {}) };
-    const pyodide = await loadPyodideWith(setup, files, restore, makeSnapshot);
-    if (stdLibUrl && !keptStdlib) {
-      fetchKept(stdLibUrl, { key: stdLibKey }).catch(() => {});
-    }
-    return pyodide;
-  } finally {
-    keptStdlib && URL.revokeObjectURL(stdLibURL);
-  }
-}
-
+// Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`; with the
+// extension's standard library when the site's Pyodide fits it (`setup.stdlib`), else the site's own.
 // Making and restoring a snapshot both link the extension modules before the interpreter starts (dynlibs.mjs).
-async function loadPyodideWith(setup, files, restore, makeSnapshot) {
-  const { loadPyodide, indexUrl } = setup;
+async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
+  const { loadPyodide, indexUrl, stdlib } = setup;
+  const files = { indexURL: indexUrl, ...(stdlib ? { stdLibURL: stdlib.url } : {}) };
+  const ahead = { stdlib, runtime: restore?.runtime };
   if (!restore && !makeSnapshot) {
-    return loadPyodide(files);
+    return withFilesAhead(ahead, () => loadPyodide(files));
   }
   const parts = restore || { factory: runtimeFactory(indexUrl), dynlibs: compileDynlibs(setup) };
   const [createModule, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
@@ -83,8 +58,7 @@ async function loadPyodideWith(setup, files, restore, makeSnapshot) {
   const options = restore ? restoreOptions(restore.memory) : snapshotMakingOptions(makeSnapshot.jsglobals);
   let pyodide;
   try {
-    const load = () => loadPyodide({ ...files, createPyodideModule, ...options });
-    pyodide = await (restore ? withRuntime(restore.runtime, load) : load());
+    pyodide = await withFilesAhead(ahead, () => loadPyodide({ ...files, createPyodideModule, ...options }));
   } catch (error) {
     throw preRunError || error;
   }
@@ -105,12 +79,12 @@ async function plainBoot(setup) {
 // Everything a restore loads before it runs, all at once: the snapshot and the packed files downloading
 // and inflating, the extension modules and Pyodide's runtime downloading and compiling, Pyodide's module
 // factory. Rejects, before loading anything, when the snapshot cannot be restored in this browser.
-async function fetchRestore(setup, signal) {
-  const snapshotParts = fetchSnapshot(setup, signal);
-  const dynlibs = compileDynlibs(setup, signal);
-  const factory = runtimeFactory(setup.indexUrl);
+async function fetchRestore(site, signal) {
+  const snapshotParts = fetchSnapshot(site, signal);
+  const dynlibs = compileDynlibs(site, signal);
+  const factory = runtimeFactory(site.indexUrl);
   [dynlibs, factory].forEach(part => part.catch(() => {})); // awaited by the restore, which reports them
-  return { ...snapshotParts, dynlibs, factory, runtime: fetchRuntime(setup, signal) };
+  return { ...snapshotParts, dynlibs, factory, runtime: fetchRuntime(site, signal) };
 }
 
 async function snapshotBoot(setup, restore) {
@@ -119,14 +93,24 @@ async function snapshotBoot(setup, restore) {
   return pyodide;
 }
 
-// Loads what the start needs that depends on neither the page's settings nor the app.
+// Loads what the start needs that depends on neither the page's settings nor the app. What applies only
+// when the site's Pyodide is the release this build was made for (the usual case: the standard library,
+// and for a restore its parts) begins at once, before Pyodide's module is imported to tell, and is dropped
+// when it is another.
 async function loadAhead(site, allowSnapshot, signal) {
-  const setup = await interpreterSetup(site);
-  signal.throwIfAborted(); // dropped meanwhile: nothing more starts loading
-  const fallback = snapshotUnusable(setup, allowSnapshot);
-  const restore = fallback ? null : fetchRestore(setup, signal);
+  const otherRelease = new AbortController();
+  const forRelease = AbortSignal.any([signal, otherRelease.signal]);
+  const stdlib = fetchStdlib(site, forRelease);
+  const restore = site.manifest.snapshot && allowSnapshot ? fetchRestore(site, forRelease) : null;
   restore?.catch(() => {}); // awaited by startLoaded(), which falls back to the plain start
-  return { setup, fallback, restore };
+  const setup = await interpreterSetup(site);
+  signal.throwIfAborted(); // dropped meanwhile
+  if (!setup.fits) {
+    otherRelease.abort();
+    stopInflater();
+  }
+  const fallback = snapshotUnusable(setup, allowSnapshot);
+  return { setup: { ...setup, stdlib: setup.fits ? stdlib : null }, fallback, restore: fallback ? null : restore };
 }
 
 async function startLoaded({ setup, fallback, restore }) {
@@ -171,7 +155,7 @@ export function beginStart(site, { allowSnapshot = true } = {}) {
 
 /** Build time only: the memory snapshot of a freshly started bridge, and what a restore needs. */
 export async function makeSnapshot(site) {
-  const setup = await interpreterSetup(site);
+  const setup = { ...(await interpreterSetup(site)), stdlib: fetchStdlib(site) };
   if (!setup.fits) {
     throw new Error(`Pyodide ${setup.version} is not the ${site.manifest.pyodideVersion} the extension is built for`);
   }

@@ -59,12 +59,6 @@ async function keep(key, response) {
   await cache.put(key, response);
 }
 
-/** A kept file's bytes, or null when none is kept (never downloads). */
-export async function keptCopy(key) {
-  const kept = await keptResponse(await keptFiles(), key);
-  return kept ? kept.blob().catch(() => null) : null;
-}
-
 /** Drops every kept copy. */
 export async function forgetKept() {
   const cache = await keptFiles();

@@ -29,9 +29,10 @@ export async function runtimeFactory(indexUrl) {
   return (await import(/* webpackIgnore: true */ indexUrl + 'pyodide.asm.mjs')).default;
 }
 
-/** `pyodide.asm.wasm`: the loader fetches it with the page's `fetch` while it makes its settings, before
- * any hook it offers (createSettings, getBinaryResponse), and hands that very promise to
- * `WebAssembly.instantiateStreaming` in its `instantiateWasm` (runtime.mjs answers both). */
+/** `pyodide.asm.wasm`, the runtime. The loader fetches it, and the standard library (`stdLibURL`), with the
+ * page's `fetch` while it makes its settings, before any hook it offers (createSettings, getBinaryResponse,
+ * loadBinaryFile), and hands the runtime's very promise to `WebAssembly.instantiateStreaming` in its
+ * `instantiateWasm` (loader-files.mjs answers them). */
 export const runtimeUrl = indexUrl => new URL('pyodide.asm.wasm', indexUrl).href;
 
 /**

@@ -26,6 +26,17 @@ def open_lab(browser, site_url, query="", route=None):
     return context, page
 
 
+def kept_copies(page, count: int) -> list[str]:
+    """The URLs kept in Cache Storage, once `count` are (copies are kept in the background), or after 10 s."""
+    return page.evaluate("""async count => {
+        const cache = await caches.open('jupyterlite-pyodide-webmcp');
+        for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
+            await new Promise(r => setTimeout(r, 100));
+        }
+        return (await cache.keys()).map(r => r.url);
+    }""", count)
+
+
 def assert_tools_work(page):
     assert len(page.webmcp.tools()) == len(DEFAULT_TOOLS)
     result = page.webmcp.call_tool("jupyter_get_cells", {"notebookPath": "demo.ipynb", "startIndex": 0, "endIndex": 2})
@@ -58,14 +69,7 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         manifest = json.loads(MANIFEST.read_text())
         large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"], "pyodide.asm.wasm",
                  *(dynlib["file"] for dynlib in manifest["dynlibs"])]
-        # The standard library is kept once the interpreter runs, in the background.
-        kept = page.evaluate("""async count => {
-            const cache = await caches.open('jupyterlite-pyodide-webmcp');
-            for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
-                await new Promise(r => setTimeout(r, 100));
-            }
-            return (await cache.keys()).map(r => r.url);
-        }""", len(large))
+        kept = kept_copies(page, len(large))
         assert sorted(url.split("?")[0].split("/static/bridge/")[-1].split("/static/pyodide/")[-1]
                       for url in kept) == sorted(large)
         # Restored, the snapshot's bytes are let go: no array buffer that large is left but the wasm memory.
@@ -93,14 +97,9 @@ def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(b
     others = 3 + len(json.loads(MANIFEST.read_text())["dynlibs"])
     context, page = open_lab(browser, site_url, route=("**/static/bridge/manifest.json*", other_runtime))
     try:
-        kept = page.evaluate("""async count => {
-            const cache = await caches.open('jupyterlite-pyodide-webmcp');
-            for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
-                await new Promise(r => setTimeout(r, 100));
-            }
-            await new Promise(r => setTimeout(r, 1000));
-            return (await cache.keys()).map(r => r.url);
-        }""", others)
+        kept_copies(page, others)
+        page.wait_for_timeout(1000)  # a copy of the runtime, if kept, would be in by now
+        kept = kept_copies(page, others)
         assert len(kept) == others and not [url for url in kept if "pyodide.asm.wasm" in url], kept
         assert_tools_work(page)
     finally:
@@ -268,5 +267,29 @@ def test_settings_that_keep_the_bridge_off_drop_the_early_start_and_switching_on
         page.wait_for_selector(READY, timeout=120_000)
         assert page.inner_text(READY).endswith("snapshot start)")
         assert_tools_work(page)
+    finally:
+        context.close()
+
+
+# What JupyterLab itself needs (inline styles, eval, data: images), nothing more: no blob: fetch.
+STRICT_CSP = {"Content-Security-Policy": "default-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data: blob:"}
+
+
+def test_a_reload_under_a_strict_content_security_policy_restores_from_the_kept_copies(browser, served):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        violations = []
+        page.on("console", lambda message: violations.append(message.text)
+                if "Content Security Policy" in message.text else None)
+        page.goto(f"{served(headers=STRICT_CSP)}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(READY, timeout=120_000)
+        manifest = json.loads(MANIFEST.read_text())
+        kept_copies(page, 4 + len(manifest["dynlibs"]))  # the snapshot, the pack, the standard library, the runtime
+        page.reload()
+        page.wait_for_selector(READY, timeout=120_000)
+        assert page.inner_text(READY).endswith("snapshot start)")
+        assert_tools_work(page)
+        assert violations == []
     finally:
         context.close()
