@@ -14,8 +14,9 @@ LITE = ROOT / "lite"
 SITE_PYODIDE = LITE / "static" / "pyodide"
 NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
 BRIDGE_SOURCE = ROOT / "py"
-BOOT_MODULE = ROOT / "lib" / "boot.mjs"
-INFLATE_WORKER = ROOT / "lib" / "inflate-worker.js"  # loaded by boot.mjs, beside it
+# Loaded at run time from the extension's static/bridge/, not bundled: boot.mjs, the modules it loads
+# beside it (every lib/*.mjs) and its inflating worker.
+BRIDGE_SCRIPTS = (*sorted((ROOT / "lib").glob("*.mjs")), ROOT / "lib" / "inflate-worker.js")
 
 STDLIB_ZIP = "python_stdlib.zip"
 FILES_PACK = "site-packages.pack.gz"  # the installed files a restore writes back (site.py pack_files)

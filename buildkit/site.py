@@ -15,13 +15,12 @@ from .browser import CHROME_PATH_ENV
 from .bytecode import precompile
 from .env import ensure_node_modules
 from .paths import (
-    BOOT_MODULE,
     BRIDGE_ASSETS,
+    BRIDGE_SCRIPTS,
     BRIDGE_SOURCE,
     BUILD,
     DIST,
     FILES_PACK,
-    INFLATE_WORKER,
     LITE,
     NPM_PYODIDE,
     PYODIDE_CORE_FILES,
@@ -67,8 +66,8 @@ def build_labextension(*, plain_start: bool) -> None:
     wheels = precompile("wheel", sources)
     for wheel in wheels:
         shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
-    shutil.copy2(BOOT_MODULE, BRIDGE_ASSETS / BOOT_MODULE.name)
-    shutil.copy2(INFLATE_WORKER, BRIDGE_ASSETS / INFLATE_WORKER.name)
+    for script in BRIDGE_SCRIPTS:
+        shutil.copy2(script, BRIDGE_ASSETS / script.name)
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
     manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
                 "wheels": sorted(wheel.name for wheel in wheels),

@@ -2,17 +2,23 @@
 // this extension's static assets and hands Python the app. Behaviour lives in
 // Python (py/pyodide_webmcp); nothing here knows about tools.
 import './atomics-wait-async';
-import { Dialog, ICommandPalette } from '@jupyterlab/apputils';
+import { ICommandPalette } from '@jupyterlab/apputils';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
-import { INotebookCellExecutor, INotebookTracker, NotebookActions, runCell } from '@jupyterlab/notebook';
+import { INotebookCellExecutor, INotebookTracker, runCell } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
 import { registerEarly } from './early.js';
+import { classes, pageLinks, readers } from './handoff.js';
+import { likelyPageKind, pageKind, pageModelContext, urlMode, whyNotStarting } from './page-kind.js';
 import { loadSettings, untilEnabled } from './settings.js';
+
+// User Timing marks (DevTools' Performance panel, the benchmark): when this module is evaluated, as the
+// app loads its extensions, and when the plugin activates, once the app starts them.
+performance.mark('webmcp:evaluated');
 
 const PLUGIN_ID = 'jupyterlite-pyodide-webmcp:bridge';
 const KERNEL_PLUGIN_ID = '@jupyterlite/pyodide-kernel-extension:kernel';
@@ -46,68 +52,6 @@ async function kernelPyodide() {
   return { pyodideUrl, indexUrl };
 }
 
-/**
- * Which JupyterLite app this page is. The bridge serves the lab (every notebook) and the Notebook
- * app's notebook page (the one notebook it shows); the tree, editor, console and REPL pages show no
- * notebook the agent could work on, so nothing starts there.
- */
-function pageKind(tracker, docManager) {
-  const notebookPage = PageConfig.getOption('notebookPage');
-  if (notebookPage) {
-    return notebookPage === 'notebooks' ? 'notebooks' : 'other';
-  }
-  return tracker && docManager ? 'lab' : 'other';
-}
-
-// Links an agent can be given to reach a notebook this page cannot open (see adapter/lab.py).
-const pageLinks = kind => {
-  const link = (app, path) =>
-    `${URLExt.join(PageConfig.getBaseUrl(), app, 'index.html')}?path=${encodeURIComponent(path)}`;
-  return {
-    opensNotebooks: kind === 'lab',
-    notebookUrl: path => link('notebooks', path),
-    labUrl: path => link('lab', path)
-  };
-};
-
-const documentVersions = new WeakMap();
-let lastDocumentVersion = 0;
-
-// A cell's access entry as the bulk reader sends it: null (none stored), false (damaged), or {access?}.
-function accessEntry(entry) {
-  if (entry === undefined) {
-    return null;
-  }
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-    return false;
-  }
-  return 'access' in entry ? { access: entry.access } : {};
-}
-
-// Bulk readers: one call instead of several FFI crossings per cell (hot on large notebooks).
-const readers = {
-  // JSON crosses into Python faster than a deep proxy conversion.
-  cells: (sharedModel, key) =>
-    JSON.stringify(
-      sharedModel.cells.map(cell => [cell.id, cell.cell_type, cell.getSource(), accessEntry(cell.getMetadata(key))])
-    ),
-  cellsJson: (sharedModel, indexes) => {
-    const cells = sharedModel.cells;
-    return JSON.stringify(JSON.parse(indexes).map(index => cells[index].toJSON()));
-  },
-  // A number that changes with every change to a notebook's document, unique across notebooks:
-  // Python keeps a notebook's cell list while its version stands.
-  version: sharedModel => {
-    if (!documentVersions.has(sharedModel)) {
-      documentVersions.set(sharedModel, ++lastDocumentVersion);
-      sharedModel.ydoc.on('update', () => documentVersions.set(sharedModel, ++lastDocumentVersion));
-    }
-    return documentVersions.get(sharedModel);
-  },
-  selectedIndexes: notebook =>
-    notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
-};
-
 // The status item: in the status bar where the app has one (the lab), else a small fixed indicator.
 function createStatusItem(app, statusBar) {
   const item = new Widget();
@@ -127,46 +71,74 @@ function createStatusItem(app, statusBar) {
   return setStatus;
 }
 
-// What the interpreter starts from: the manifest, the kernel's Pyodide and the boot module.
-async function prepareStart() {
-  const assets = assetsUrl();
-  const [manifest, pyodide] = await Promise.all([
-    // Revalidated on every load: after a redeploy it names the new build's files (see docs/deploy.md).
-    fetch(assets + 'manifest.json', { cache: 'no-cache' }).then(response => response.json()),
-    kernelPyodide()
-  ]);
-  const { startInterpreter } = await import(/* webpackIgnore: true */ `${assets}boot.mjs?v=${manifest.build}`);
-  return { startInterpreter, site: { ...pyodide, assetsUrl: assets, manifest } };
+// The interpreter's start, begun: the manifest, the kernel's Pyodide and the boot module, then all that the
+// start loads before it needs the settings or the app (boot.mjs beginStart). `beginAgain` begins it anew
+// (after a start was dropped).
+function beginBoot(allowSnapshot) {
+  const begun = (async () => {
+    const assets = assetsUrl();
+    const [manifest, pyodide] = await Promise.all([
+      // Revalidated on every load: after a redeploy it names the new build's files (see docs/deploy.md).
+      fetch(assets + 'manifest.json', { cache: 'no-cache' }).then(response => response.json()),
+      kernelPyodide()
+    ]);
+    const { beginStart } = await import(/* webpackIgnore: true */ `${assets}boot.mjs?v=${manifest.build}`);
+    const site = { ...pyodide, assetsUrl: assets, manifest };
+    const beginAgain = () => beginStart(site, { allowSnapshot });
+    return { site, start: beginAgain(), beginAgain };
+  })();
+  begun.catch(() => {}); // awaited once the settings are in, unless they keep the bridge off
+  return begun;
 }
 
-// The interpreter starts at once, beside the lab's own restore (its files download while the
-// settings load). The tools are listed as soon as the manifest arrives (early.js); their calls wait
-// for Python, which starts serving once the lab is restored.
-async function boot(handoff, allowSnapshot, settingsLoaded) {
-  const prepared = prepareStart();
-  prepared.catch(() => {}); // awaited below, unless the settings keep the bridge off
+// Dropped when the bridge will not start after all: its downloads abort and its bytes are let go.
+function drop(begun) {
+  performance.mark('webmcp:stage:dropped');
+  begun.then(({ start }) => start.drop(), () => {});
+}
+
+// Starts as this module is evaluated, while the app loads its other extensions and starts its plugins,
+// when the page already shows that the bridge starts here; null otherwise (then it starts, if at all, when
+// the plugin activates). Nothing here needs the settings: if they keep the bridge off, it is dropped.
+function startEarly() {
+  const kind = likelyPageKind(PLUGIN_ID);
+  const mode = urlMode();
+  if (!kind || whyNotStarting(kind, mode, pageModelContext())) {
+    return null;
+  }
+  performance.mark('webmcp:stage:started-early');
+  return beginBoot(mode !== 'plain');
+}
+
+// The interpreter starts before the plugin activates, beside the lab's own start (its files download
+// while the settings load). The tools are listed as soon as the manifest and the settings are in
+// (early.js); their calls wait for Python, which starts serving once the lab is restored.
+async function boot(handoff, begun, settingsLoaded) {
   const settings = await settingsLoaded;
   if (settings && settings.composite.enabled === false) {
+    drop(begun);
     handoff.setStatus('off', 'WebMCP: off (settings)');
     await untilEnabled(settings);
     handoff.setStatus('booting', 'WebMCP: booting…');
+    begun = begun.then(({ site, beginAgain }) => ({ site, start: beginAgain(), beginAgain }));
   }
-  const { startInterpreter, site } = await prepared;
+  const { site, start } = await begun;
   const early = registerEarly(handoff.modelContext, site.manifest, settings);
   try {
-    const { bridge, path, fallback } = await startInterpreter(site, { allowSnapshot });
+    const { bridge, path, fallback } = await start.finish();
     performance.mark('webmcp:stage:imported');
     await handoff.app.restored;
-    // Python cannot import JupyterLab's classes; hand over the few it calls.
-    const classes = { Dialog, NotebookActions, Widget };
-    const boot = { path, fallback };
-    await bridge.start({ ...handoff, settings, boot, classes, readers, early: early && early.handoff });
+    /** @type {import('./handoff.js').Host} */
+    const host = { ...handoff, settings, boot: { path, fallback }, classes, readers, early: early && early.handoff };
+    await bridge.start(host);
   } catch (error) {
     early && early.failed();
     throw error;
   }
   early && early.started();
 }
+
+const startedEarly = startEarly();
 
 const plugin = {
   id: PLUGIN_ID,
@@ -178,25 +150,17 @@ const plugin = {
     INotebookCellExecutor
   ],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry, executor) => {
+    performance.mark('webmcp:activated');
     const setStatus = createStatusItem(app, statusBar);
     // Loaded whatever happens next, so the Settings Editor always shows the bridge's settings.
     const settingsLoaded = loadSettings(settingRegistry);
     const kind = pageKind(tracker, docManager);
-    const mode = new URLSearchParams(window.location.search).get('webmcp');
-    if (kind === 'other') {
-      setStatus('off', 'WebMCP: not on this page (the agent\'s tools run in the lab and notebook pages)');
-      return;
-    }
-    if (mode === 'off') {
-      setStatus('off', 'WebMCP: off (?webmcp=off)');
-      return;
-    }
-    const modelContext = document.modelContext || navigator.modelContext;
-    if (!modelContext) {
-      // Browsers offer WebMCP to secure contexts only: over plain http their flags change nothing.
-      setStatus('unavailable', window.isSecureContext
-        ? 'WebMCP unavailable: this browser has no WebMCP'
-        : 'WebMCP unavailable: not a secure context (open the site over https or on localhost)');
+    const mode = urlMode();
+    const modelContext = pageModelContext();
+    const notStarting = whyNotStarting(kind, mode, modelContext);
+    if (notStarting) {
+      startedEarly && drop(startedEarly);
+      setStatus(...notStarting);
       return;
     }
     setStatus('booting', 'WebMCP: booting…');
@@ -205,7 +169,7 @@ const plugin = {
     // Agents' runs go through the cell executor the human's Run uses (JupyterLab's own when none is provided).
     const cellExecutor = executor || { runCell };
     const handoff = { app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page, cellExecutor };
-    boot(handoff, mode !== 'plain', settingsLoaded)
+    boot(handoff, startedEarly || beginBoot(mode !== 'plain'), settingsLoaded)
       .catch(error => {
         console.error('WebMCP bridge failed to start', error);
         const reason = String(error.message || error).trim().split('\n').pop();

@@ -137,6 +137,8 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> d
         if '"isError":true' in recorded["answer"] or recorded["answer"].startswith("rejected"):
             raise RuntimeError(f"{site.label}: the first jupyter_get_context failed: {recorded['answer'][:300]}")
         figures["firstCallAfterRestoredMs"] = recorded["answeredAt"] - recorded["restoredAt"]
+    if "webmcp:activated" in marks:
+        figures["evaluatedToActivatedMs"] = marks["webmcp:activated"] - marks["webmcp:evaluated"]
     if "webmcp:ready" in marks:
         figures["bootPath"] = page.inner_text(".jp-webmcp-status").rpartition("; ")[2].split(" start")[0]
     if tracing:

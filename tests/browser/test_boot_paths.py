@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
 from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
@@ -23,6 +24,17 @@ def open_lab(browser, site_url, query="", route=None):
     page.goto(f"{site_url}/lab/index.html?path=demo.ipynb{query}")
     page.wait_for_selector(SETTLED, timeout=120_000)
     return context, page
+
+
+def kept_copies(page, count: int) -> list[str]:
+    """The URLs kept in Cache Storage, once `count` are (copies are kept in the background), or after 10 s."""
+    return page.evaluate("""async count => {
+        const cache = await caches.open('jupyterlite-pyodide-webmcp');
+        for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
+            await new Promise(r => setTimeout(r, 100));
+        }
+        return (await cache.keys()).map(r => r.url);
+    }""", count)
 
 
 def assert_tools_work(page):
@@ -57,14 +69,7 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         manifest = json.loads(MANIFEST.read_text())
         large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"], "pyodide.asm.wasm",
                  *(dynlib["file"] for dynlib in manifest["dynlibs"])]
-        # The standard library is kept once the interpreter runs, in the background.
-        kept = page.evaluate("""async count => {
-            const cache = await caches.open('jupyterlite-pyodide-webmcp');
-            for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
-                await new Promise(r => setTimeout(r, 100));
-            }
-            return (await cache.keys()).map(r => r.url);
-        }""", len(large))
+        kept = kept_copies(page, len(large))
         assert sorted(url.split("?")[0].split("/static/bridge/")[-1].split("/static/pyodide/")[-1]
                       for url in kept) == sorted(large)
         # Restored, the snapshot's bytes are let go: no array buffer that large is left but the wasm memory.
@@ -92,14 +97,9 @@ def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(b
     others = 3 + len(json.loads(MANIFEST.read_text())["dynlibs"])
     context, page = open_lab(browser, site_url, route=("**/static/bridge/manifest.json*", other_runtime))
     try:
-        kept = page.evaluate("""async count => {
-            const cache = await caches.open('jupyterlite-pyodide-webmcp');
-            for (let tries = 0; tries < 100 && (await cache.keys()).length < count; tries++) {
-                await new Promise(r => setTimeout(r, 100));
-            }
-            await new Promise(r => setTimeout(r, 1000));
-            return (await cache.keys()).map(r => r.url);
-        }""", others)
+        kept_copies(page, others)
+        page.wait_for_timeout(1000)  # a copy of the runtime, if kept, would be in by now
+        kept = kept_copies(page, others)
         assert len(kept) == others and not [url for url in kept if "pyodide.asm.wasm" in url], kept
         assert_tools_work(page)
     finally:
@@ -177,5 +177,119 @@ def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body
         assert "plain start, snapshot not used: " in status, status
         assert all(reason in status for reason in reasons), status
         assert_tools_work(page)
+    finally:
+        context.close()
+
+
+def marks(page) -> list[str]:
+    """The bridge's User Timing marks, in the order they were made."""
+    return page.evaluate("() => performance.getEntriesByType('mark').map(m => m.name).filter(n => n.startsWith('webmcp:'))")
+
+
+def own_requests(page) -> list[str]:
+    """What the page itself fetched (the kernel's worker fetches its Pyodide on its own)."""
+    return page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+
+
+def test_the_start_begins_as_the_extension_loads_and_activation_takes_it_over(browser, site_url):
+    context, page = open_lab(browser, site_url)
+    try:
+        assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
+        made = marks(page)
+        assert "webmcp:stage:dropped" not in made, made
+        order = ["webmcp:evaluated", "webmcp:stage:started-early", "webmcp:activated", "webmcp:ready"]
+        assert [mark for mark in made if mark in order] == order, made
+        # Activation started nothing of its own: every file was asked for once.
+        fetched = [url.split("?")[0].rsplit("/", 1)[-1] for url in own_requests(page)]
+        for name in ("manifest.json", "boot.mjs", "snapshot.gz", "pyodide.asm.wasm"):
+            assert fetched.count(name) == 1, (name, fetched)
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+def assert_nothing_of_the_bridge_loaded(page):
+    assert "webmcp:stage:started-early" not in marks(page)
+    loaded = [url for url in own_requests(page)
+              if "/static/bridge/" in url or url.split("?")[0].rsplit("/", 1)[-1].startswith("pyodide")]
+    assert loaded == [], loaded
+
+
+@pytest.mark.parametrize("path, status", [
+    ("lab/index.html?path=demo.ipynb&webmcp=off", "WebMCP: off (?webmcp=off)"),
+    # The REPL's configuration looks like the lab's: only the plugin's activation tells it has no notebooks.
+    ("repl/index.html", "WebMCP: not on this page (the agent's tools run in the lab and notebook pages)"),
+], ids=["off-by-url", "repl"])
+def test_a_page_where_the_bridge_does_not_start_loads_nothing_of_it(browser, site_url, path, status):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{path}")
+        page.wait_for_selector(".jp-webmcp-status[data-state=off]", timeout=120_000)
+        assert page.inner_text(".jp-webmcp-status") == status
+        page.evaluate("() => window.jupyterapp.restored")  # the app has done its loading
+        assert_nothing_of_the_bridge_loaded(page)
+    finally:
+        context.close()
+
+
+def test_a_browser_without_webmcp_loads_nothing_of_the_bridge(playwright, site_url):
+    flags = [flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag]
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
+    try:
+        page = browser.new_page(service_workers="block")
+        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(".jp-webmcp-status[data-state=unavailable]", timeout=120_000)
+        page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=200)
+        assert_nothing_of_the_bridge_loaded(page)
+    finally:
+        browser.close()
+
+
+SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
+
+
+def test_settings_that_keep_the_bridge_off_drop_the_early_start_and_switching_on_starts_it(browser, site_url):
+    context, page = open_lab(browser, site_url)
+    try:
+        page.evaluate("id => window.jupyterapp.serviceManager.settings.save(id, JSON.stringify({enabled: false}))",
+                      SETTINGS_ID)
+        page.reload()
+        page.wait_for_selector(".jp-webmcp-status[data-state=off]", timeout=120_000)
+        assert page.inner_text(".jp-webmcp-status") == "WebMCP: off (settings)"
+        made = marks(page)
+        assert made.index("webmcp:stage:started-early") < made.index("webmcp:stage:dropped"), made
+        assert page.webmcp.tools() == []
+        # Switched on in the Settings Editor, as the owner would: the start begins again, and serves.
+        page.evaluate("() => window.jupyterapp.commands.execute('settingeditor:open', {query: 'WebMCP'})")
+        page.click(f'.jp-PluginList-entry[data-id="{SETTINGS_ID}"]')
+        page.locator(f'[id="jp-SettingsEditor-{SETTINGS_ID}_enabled"]').check()
+        page.wait_for_selector(READY, timeout=120_000)
+        assert page.inner_text(READY).endswith("snapshot start)")
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+# What JupyterLab itself needs (inline styles, eval, data: images), nothing more: no blob: fetch.
+STRICT_CSP = {"Content-Security-Policy": "default-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data: blob:"}
+
+
+def test_a_reload_under_a_strict_content_security_policy_restores_from_the_kept_copies(browser, served):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        violations = []
+        page.on("console", lambda message: violations.append(message.text)
+                if "Content Security Policy" in message.text else None)
+        page.goto(f"{served(headers=STRICT_CSP)}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(READY, timeout=120_000)
+        manifest = json.loads(MANIFEST.read_text())
+        kept_copies(page, 4 + len(manifest["dynlibs"]))  # the snapshot, the pack, the standard library, the runtime
+        page.reload()
+        page.wait_for_selector(READY, timeout=120_000)
+        assert page.inner_text(READY).endswith("snapshot start)")
+        assert_tools_work(page)
+        assert violations == []
     finally:
         context.close()

@@ -13,6 +13,7 @@ from ..calls import CallTable
 from ..catalog import Catalog, Entry
 from ..envelope import failure, wire
 from ..errors import ErrorCode, ToolError, error_payload
+from ..host import BootPath, Host
 from ..registry import CallContext, NeverAborted, Registry
 from ..settings import Settings
 from ..text import to_json
@@ -53,7 +54,7 @@ def _arguments(raw: Any) -> Any:
         return raw
 
 
-async def serve(host: Any, registry: Registry, catalog: Catalog) -> int:
+async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
     """Register the tools the owner's settings allow, and follow the settings live; returns how many took."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
@@ -123,7 +124,7 @@ def _time_call(name: str, started: float) -> None:
     performance.clearMeasures(measure)
 
 
-def _boot_path(boot: Any) -> str:
+def _boot_path(boot: BootPath) -> str:
     """How the interpreter started, and why a shipped snapshot was not used."""
     if boot.fallback:
         return f"{boot.path} start, snapshot not used: {boot.fallback}"

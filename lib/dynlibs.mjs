@@ -1,0 +1,56 @@
+// The bridge's compiled extension modules (`manifest.dynlibs`, pydantic-core's): linked before the
+// interpreter starts, in the snapshot maker's run and in every restore, so that their code lands at the
+// same function-table indices and memory addresses that the snapshot's pointers refer to.
+
+// Beside this module, under the same build's version.
+const version = new URL(import.meta.url).search;
+const [{ versioned }, { fileName, inflatedStream }, { yieldToPage }, { growHeap, holdStart, linkExtensionModule }] =
+  await Promise.all([
+    import(`./kept-files.mjs${version}`),
+    import(`./inflate.mjs${version}`),
+    import(`./turns.mjs${version}`),
+    import(`./pyodide-internals.mjs${version}`)
+  ]);
+
+/** The extension modules, compiled. They ship gzipped (a third of the bytes) and kept like the snapshot;
+ * each is compiled while it downloads and inflates, beside everything else that loads. */
+export const compileDynlibs = (site, signal) =>
+  Promise.all(
+    site.manifest.dynlibs.map(async ({ file, path }) => {
+      const url = versioned(site, file);
+      const body = await inflatedStream(url, signal);
+      const wasm = new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+      const module = await WebAssembly.compileStreaming(wasm).catch(error => {
+        throw new Error(`${fileName(url)}: ${error.message}`);
+      });
+      return { path, module };
+    })
+  );
+
+/**
+ * A preRun step: link the extension modules; for a restore, also size the heap and wait until the
+ * snapshot is in place (it inflates while the runtime compiles). A failure goes to `failed`; then a
+ * restore's heap copy is spoiled, so Pyodide refuses it instead of starting from it.
+ */
+export function preloadDynlibs(dynlibs, restore, failed) {
+  return Module => {
+    holdStart(Module, 'webmcp-dynlibs', async () => {
+      try {
+        for (const { path, module } of dynlibs) {
+          await linkExtensionModule(Module, path, module);
+        }
+        if (restore) {
+          growHeap(Module, restore.memory.length);
+          await restore.inflated;
+        }
+        // The runtime starts when this step ends: in a task of its own, not after the last inflate.
+        await yieldToPage();
+      } catch (error) {
+        failed(error);
+        if (restore) {
+          restore.memory.fill(0, 0, 4); // no magic number: Pyodide refuses the snapshot
+        }
+      }
+    });
+  };
+}

@@ -1,0 +1,98 @@
+// The files Pyodide's loader fetches, fetched ahead and handed to it: the extension's standard library,
+// and for a restore Pyodide's runtime (`pyodide.asm.wasm`, 9 MiB), compiled ahead too.
+//
+// The loader fetches both with the page's `fetch` as it makes its settings, before any hook it offers,
+// and compiles the runtime it fetched. While it loads, the page's `fetch` answers those two requests
+// with the files fetched ahead, and `WebAssembly.instantiateStreaming`, handed that very answer for the
+// runtime, instantiates the module compiled ahead instead. Every other call passes through untouched, and
+// each stand-in is put back once it has answered (at the latest when the loader returns). No blob: URL
+// is involved, which a strict content security policy would refuse.
+//
+// The kernel's worker downloads the same runtime, and a private window's memory cache keeps no file that
+// large, so the runtime is kept like the snapshot, only when the site serves the very file the snapshot
+// was made with (checked by its size).
+
+// Beside this module, under the same build's version.
+const version = new URL(import.meta.url).search;
+const [{ fetchKept, versioned }, { runtimeUrl }] = await Promise.all([
+  import(`./kept-files.mjs${version}`),
+  import(`./pyodide-internals.mjs${version}`)
+]);
+
+/** Begins fetching the extension's standard library (compiled to bytecode; the one the snapshot was made
+ * with): its kept copy, else its download. Unversioned: a site may point its kernel at the same file (the
+ * demo does), to download it once. `signal` aborts the download. */
+export function fetchStdlib(site, signal) {
+  const { assetsUrl, manifest } = site;
+  const url = assetsUrl + manifest.stdlib;
+  const bytes = fetchKept(url, { key: versioned(site, manifest.stdlib), signal }).then(response => response.blob());
+  bytes.catch(() => {}); // the loader reports it
+  return { url, bytes };
+}
+
+/** Begins fetching the site's Pyodide runtime (its kept copy when there is one) and compiling it as it
+ * downloads. `signal` aborts the download. */
+export function fetchRuntime({ indexUrl, manifest }, signal) {
+  const url = runtimeUrl(indexUrl);
+  const fetched = fetchKept(url, { key: `${url}?v=${manifest.build}`, bytes: manifest.snapshot.runtimeBytes, signal })
+    .then(response => [response.clone(), response]);
+  const spare = fetched.then(([copy]) => copy);
+  const compiled = fetched.then(([, response]) => WebAssembly.compileStreaming(response));
+  spare.catch(() => {});
+  compiled.catch(() => {}); // the loader reports it
+  return { url, spare, compiled };
+}
+
+// The runtime's spare copy, unread, keeps every byte it is not read: let go of them.
+const letGo = spare => spare.then(copy => copy.body?.cancel()).catch(() => {});
+
+/** Runs `load` (Pyodide's loader) with the files fetched ahead as the ones it loads: `stdlib`
+ * (fetchStdlib), `runtime` (fetchRuntime); either may be absent. */
+export async function withFilesAhead({ stdlib, runtime }, load) {
+  const pageFetch = globalThis.fetch;
+  const pageInstantiate = WebAssembly.instantiateStreaming;
+  const answers = new Map();
+  if (stdlib) {
+    answers.set(stdlib.url, () => stdlib.bytes.then(body => new Response(body)));
+  }
+  if (runtime) {
+    answers.set(runtime.url, () => runtime.spare);
+  }
+  function fetchStandIn(resource, ...rest) {
+    const requested = new URL(resource instanceof Request ? resource.url : String(resource), location.href).href;
+    const answer = answers.get(requested);
+    if (!answer) {
+      return pageFetch(resource, ...rest);
+    }
+    answers.delete(requested);
+    if (!answers.size) {
+      globalThis.fetch = pageFetch;
+    }
+    return answer();
+  }
+  function instantiateStandIn(source, imports) {
+    if (!runtime || source !== runtime.spare) {
+      return pageInstantiate.call(WebAssembly, source, imports);
+    }
+    WebAssembly.instantiateStreaming = pageInstantiate;
+    letGo(runtime.spare);
+    return runtime.compiled.then(async module => ({ instance: await WebAssembly.instantiate(module, imports), module }));
+  }
+  globalThis.fetch = fetchStandIn;
+  if (runtime) {
+    WebAssembly.instantiateStreaming = instantiateStandIn;
+  }
+  try {
+    return await load();
+  } finally {
+    if (globalThis.fetch === fetchStandIn) {
+      globalThis.fetch = pageFetch;
+    }
+    if (WebAssembly.instantiateStreaming === instantiateStandIn) {
+      WebAssembly.instantiateStreaming = pageInstantiate;
+    }
+    if (runtime && answers.has(runtime.url)) {
+      letGo(runtime.spare); // never asked for
+    }
+  }
+}

@@ -1,0 +1,94 @@
+// Every part of Pyodide and of its Emscripten module the bridge's start uses beyond Pyodide's documented
+// API, named here and nowhere else, each with what it is used for. Checked against Pyodide 314.0.6
+// (CHECKED_RELEASE). A snapshot start (restore) runs only when the site's Pyodide is the release the
+// snapshot was made with, which the build pins to this one; the plain start uses none of these. A new
+// Pyodide release in package.json means reading each of them again in its sources.
+
+export const CHECKED_RELEASE = '314.0.6';
+
+// ---- loadPyodide options (src/js/pyodide.ts) ----
+
+/** `_loadSnapshot`: restore the interpreter from `memory`, read once the preRun steps have run. */
+export const restoreOptions = memory => ({ _loadSnapshot: memory });
+
+/** `_makeSnapshot`: start an interpreter a memory snapshot can be made of. Python reads JS globals through
+ * `jsglobals` (public), so the snapshot records them by path. */
+export const snapshotMakingOptions = jsglobals => ({ _makeSnapshot: true, jsglobals });
+
+/** `makeMemorySnapshot()` (experimental): the heap of an interpreter started with snapshotMakingOptions. */
+export const memorySnapshot = pyodide => pyodide.makeMemorySnapshot();
+
+/** The message Pyodide's restore fails with when the snapshot comes from another build of its runtime. */
+export const isOtherRuntimeBuild = message => message.startsWith('Snapshot build id mismatch');
+
+// ---- the runtime and its loader ----
+
+/** `pyodide.asm.mjs`: the Emscripten module factory, handed to loadPyodide as `createPyodideModule`
+ * (experimental) so that its settings can be amended (amendedFactory). */
+export async function runtimeFactory(indexUrl) {
+  return (await import(/* webpackIgnore: true */ indexUrl + 'pyodide.asm.mjs')).default;
+}
+
+/** `pyodide.asm.wasm`, the runtime. The loader fetches it, and the standard library (`stdLibURL`), with the
+ * page's `fetch` while it makes its settings, before any hook it offers (createSettings, getBinaryResponse,
+ * loadBinaryFile), and hands the runtime's very promise to `WebAssembly.instantiateStreaming` in its
+ * `instantiateWasm` (loader-files.mjs answers them). */
+export const runtimeUrl = indexUrl => new URL('pyodide.asm.wasm', indexUrl).href;
+
+/**
+ * `createPyodideModule` for loadPyodide: `createModule` with Emscripten's settings amended. `preRun` joins
+ * the settings' preRun steps (run before the interpreter starts, after Pyodide's own: the standard library
+ * is in place). `beforeInstance` is awaited before the runtime's instance is handed to Emscripten
+ * (wrapping Pyodide's `instantiateWasm`), `beforeStart` before loadPyodide goes on with the module.
+ */
+export function amendedFactory(createModule, { preRun, beforeInstance, beforeStart }) {
+  return settings => {
+    const instantiate = settings.instantiateWasm;
+    settings.instantiateWasm = (imports, receive) =>
+      instantiate(imports, (...instance) => beforeInstance().then(() => receive(...instance)));
+    settings.preRun.push(preRun);
+    return createModule(settings).then(async Module => {
+      await beforeStart();
+      return Module;
+    });
+  };
+}
+
+// ---- the Emscripten module, in a preRun step ----
+
+/** `addRunDependency` / `removeRunDependency`: the runtime does not start until `step` has settled. */
+export function holdStart(Module, name, step) {
+  Module.addRunDependency(name);
+  return step().finally(() => Module.removeRunDependency(name));
+}
+
+/**
+ * Links a compiled extension module (a wasm side module) before Python starts, named by its path under
+ * site-packages (`API.sitePackages`) so that Python's dlopen finds it loaded. Emscripten cannot read files
+ * yet: `loadWebAssemblyModule` instantiates it into `preloadedWasm`, where `loadDynamicLibrary` takes it.
+ */
+export async function linkExtensionModule(Module, path, module) {
+  const target = `${Module.API.sitePackages}/${path}`;
+  const flags = { loadAsync: true, global: false, nodelete: true, allowUndefined: true };
+  Module.preloadedWasm[target] = await Module.loadWebAssemblyModule(module, flags, target, {});
+  await Module.loadDynamicLibrary(target, flags, {});
+}
+
+/** `HEAP8` / `growMemory`: wasm memory at least `bytes` long (a restore copies the snapshot's heap in). */
+export function growHeap(Module, bytes) {
+  if (bytes > Module.HEAP8.length && !Module.growMemory(bytes)) {
+    throw new Error(`cannot grow wasm memory to ${bytes} bytes`);
+  }
+}
+
+// ---- the started interpreter ----
+
+/** `_api.sitePackages`: where the wheels' files are installed. */
+export const sitePackages = pyodide => pyodide._api.sitePackages;
+
+/** `FS` (Emscripten's file system; `mkdirTree`, `writeFile`): where a restore writes the wheels' files back. */
+export const fileSystem = pyodide => pyodide.FS;
+
+/** `loadedPackages` (documented read-only): JS state a snapshot cannot hold, so the maker clears it and a
+ * restore puts it back. */
+export const loadedPackages = pyodide => pyodide.loadedPackages;

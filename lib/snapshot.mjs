@@ -1,0 +1,116 @@
+// The memory snapshot: what a restore downloads and puts back, and what the build-time maker records.
+//
+// Restore: the interpreter comes back from the memory snapshot made when the extension was built (Python
+// started, bridge imported, tool schemas built); then the wheels' files are put back (the file system is not
+// part of the snapshot).
+
+// Beside this module, under the same build's version.
+const version = new URL(import.meta.url).search;
+const [{ versioned }, { gunzip, gunzipInto }, internals] = await Promise.all([
+  import(`./kept-files.mjs${version}`),
+  import(`./inflate.mjs${version}`),
+  import(`./pyodide-internals.mjs${version}`)
+]);
+const { fileSystem, isOtherRuntimeBuild, loadedPackages, memorySnapshot, sitePackages } = internals;
+
+/** Why the snapshot cannot be used, or null when it can. `setup`: the site and its Pyodide (boot.mjs). */
+export function snapshotUnusable(setup, allowSnapshot) {
+  const { manifest, version: pyodideVersion } = setup;
+  if (!manifest.snapshot) {
+    return 'this build of jupyterlite-pyodide-webmcp ships no snapshot';
+  }
+  if (!setup.fits) {
+    return `the site's Pyodide is ${pyodideVersion}; the snapshot was made for Pyodide ${manifest.pyodideVersion}`;
+  }
+  return allowSnapshot ? null : 'the URL asks for ?webmcp=plain';
+}
+
+/**
+ * Begins downloading and inflating the snapshot (into `memory`, the heap to restore: `inflated` resolves
+ * once it is filled) and the packed files (`files`). `signal` aborts both downloads.
+ */
+export function fetchSnapshot(site, signal) {
+  const { snapshot } = site.manifest;
+  if (!!WebAssembly.Suspending !== snapshot.jspi) {
+    throw new Error('snapshot was made for another stack-switching mode');
+  }
+  const memory = new Uint8Array(snapshot.heapBytes);
+  const inflated = gunzipInto(versioned(site, snapshot.file), memory, signal);
+  inflated.catch(() => {}); // reported through the preRun step
+  const files = gunzip(versioned(site, site.manifest.files), signal);
+  files.catch(() => {}); // awaited once restored; a failure there falls back like any other
+  return { memory, inflated, files };
+}
+
+// Writes back the installed files of a build-time pack (see build.py pack_files).
+function writeFiles(FS, root, pack) {
+  const indexLength = new DataView(pack.buffer, pack.byteOffset).getUint32(0, true);
+  const entries = JSON.parse(new TextDecoder().decode(pack.subarray(4, 4 + indexLength)));
+  const folders = new Set();
+  let offset = 4 + indexLength;
+  for (const [path, size] of entries) {
+    const target = `${root}/${path}`;
+    const folder = target.slice(0, target.lastIndexOf('/'));
+    if (!folders.has(folder)) {
+      FS.mkdirTree(folder);
+      folders.add(folder);
+    }
+    FS.writeFile(target, pack.subarray(offset, offset + size));
+    offset += size;
+  }
+}
+
+/** After the restore: let go of the snapshot's bytes and put back the files and the loaded-package records. */
+export async function completeRestore(pyodide, site, { memory, files }) {
+  // Pyodide's settings keep the array it restored from (36 MiB): detaching the buffer frees it.
+  memory.buffer.transfer?.(0);
+  performance.mark('webmcp:stage:restored');
+  writeFiles(fileSystem(pyodide), sitePackages(pyodide), await files);
+  Object.assign(loadedPackages(pyodide), site.manifest.snapshot.loadedPackages);
+}
+
+/** One line saying why a restore failed (a Python error's last line is the exception). */
+export function restoreFailure(error) {
+  const lines = String(error.message || error).trim().split('\n');
+  if (isOtherRuntimeBuild(lines[0])) {
+    return "the site's Pyodide is another build than the one the snapshot was made with";
+  }
+  return lines.pop();
+}
+
+/** Python reads JS globals through this object while the snapshot records their paths. */
+export const recordedGlobals = () =>
+  new Proxy({}, { get: (_, key) => globalThis[key], has: (_, key) => key in globalThis });
+
+/** Build time only: the snapshot of an interpreter started for one, its wheels installed (`module`: the
+ * bridge's), and what a restore needs beside it. */
+export function snapshotOf(pyodide, module) {
+  const bridge = pyodide.pyimport(module);
+  bridge.prepare();
+  // The JS-facing layer too, so a restore starts serving without importing it. It only names page
+  // globals (document, setTimeout, ...), which the snapshot records by path.
+  pyodide.pyimport(`${module}.adapter`).destroy();
+  bridge.destroy();
+  // The installed files of the modules the snapshot holds imported: a restore writes back only the rest.
+  const imported = JSON.parse(
+    pyodide.runPython(`import json, sys
+json.dumps([path for module in list(sys.modules.values())
+            for path in (getattr(module, "__file__", None), getattr(module, "__cached__", None))
+            if isinstance(path, str)])`)
+  );
+  const root = `${sitePackages(pyodide)}/`;
+  const importedFiles = imported.filter(path => path.startsWith(root)).map(path => path.slice(root.length));
+  // The bridge's own modules it holds imported: its tools are imported on their first call, not here.
+  const bridgeModules = JSON.parse(
+    pyodide.runPython(`import json, sys; json.dumps(sorted(m for m in sys.modules if m.startswith("${module}")))`)
+  );
+  // Loaded-package records are JS state the snapshot cannot hold; a restore puts them back.
+  const loaded = {};
+  const records = loadedPackages(pyodide);
+  for (const [name, source] of Object.entries(records)) {
+    loaded[name] = source.split('/').pop();
+    delete records[name];
+  }
+  const memory = memorySnapshot(pyodide);
+  return { memory, loadedPackages: loaded, jspi: !!WebAssembly.Suspending, importedFiles, bridgeModules };
+}
