@@ -113,6 +113,26 @@ def snapshot_maker() -> str:
     return browser
 
 
+def heap_table(steps: list[dict]) -> list[str]:
+    """The heap, step by step while the snapshot was made: its break (what sizes the wasm memory), the
+    bytes malloc holds in use, and what each step added to both (MiB)."""
+    rows = [f"{'step':44} {'break':>8} {'+':>6} {'in use':>8} {'+':>6}"]
+    previous = None
+    for step in steps:
+        grew = ("", "") if previous is None else (
+            f"{(step['breakBytes'] - previous['breakBytes']) / 2**20:+.2f}",
+            f"{(step['usedBytes'] - previous['usedBytes']) / 2**20:+.2f}")
+        rows.append(f"{step['step']:44} {step['breakBytes'] / 2**20:8.2f} {grew[0]:>6} "
+                    f"{step['usedBytes'] / 2**20:8.2f} {grew[1]:>6}")
+        previous = step
+    return rows
+
+
+def log_heap_steps(steps: list[dict]) -> None:
+    for row in heap_table(steps):
+        log(f"heap: {row}")
+
+
 def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
     """Ship a memory snapshot of the started bridge, made in `chromium`, in the assets (cached by its
     inputs); None ships none (plain start). Returns the installed files (relative to site-packages) of
@@ -130,6 +150,7 @@ def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
         (folder / "details.json").write_text(json.dumps(details))
     details = json.loads((folder / "details.json").read_text())
     imported_files = details.pop("importedFiles", [])
+    log_heap_steps(details.pop("heapSteps", []))
     shutil.copy2(folder / SNAPSHOT_FILE, assets / SNAPSHOT_FILE)
     manifest_path = assets / "manifest.json"
     manifest = json.loads(manifest_path.read_text())

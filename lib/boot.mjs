@@ -26,7 +26,7 @@ const [{ forgetKept }, { stopInflater }, dynlibs, loaderFiles, snapshot, { yield
 const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable } = snapshot;
-const { amendedFactory, restoreOptions, runtimeFactory, snapshotMakingOptions } = internals;
+const { amendedFactory, heapUse, restoreOptions, runtimeFactory, snapshotMakingOptions } = internals;
 
 /** The site's Pyodide module; `fits` when it is the release this build was made for. */
 async function interpreterSetup(site) {
@@ -160,7 +160,9 @@ export async function makeSnapshot(site) {
     throw new Error(`Pyodide ${setup.version} is not the ${site.manifest.pyodideVersion} the extension is built for`);
   }
   const pyodide = await loadInterpreter(setup, { makeSnapshot: { jsglobals: recordedGlobals() } });
+  const heapSteps = [{ step: 'interpreter started', ...heapUse(pyodide) }];
   stopInflater();
   await pyodide.loadPackage(wheelUrls(setup));
-  return snapshotOf(pyodide, site.manifest.module);
+  heapSteps.push({ step: 'wheels installed', ...heapUse(pyodide) });
+  return snapshotOf(pyodide, site.manifest.module, heapSteps);
 }

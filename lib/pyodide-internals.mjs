@@ -15,8 +15,32 @@ export const restoreOptions = memory => ({ _loadSnapshot: memory });
  * `jsglobals` (public), so the snapshot records them by path. */
 export const snapshotMakingOptions = jsglobals => ({ _makeSnapshot: true, jsglobals });
 
-/** `makeMemorySnapshot()` (experimental): the heap of an interpreter started with snapshotMakingOptions. */
-export const memorySnapshot = pyodide => pyodide.makeMemorySnapshot();
+/**
+ * `makeMemorySnapshot()` (experimental): the heap of an interpreter started with snapshotMakingOptions,
+ * after a header (its length in the header's second 32-bit word), cut at the heap's break (heapUse), on a
+ * wasm page: beyond it the memory was never handed out, and a restore makes the memory only as large as
+ * the snapshot (growHeap) instead of the size the last growth step left.
+ */
+export function memorySnapshot(pyodide) {
+  const memory = pyodide.makeMemorySnapshot();
+  const header = new Uint32Array(memory.buffer, memory.byteOffset, 2)[1];
+  const page = 1 << 16;
+  const used = Math.ceil(heapUse(pyodide).breakBytes / page) * page;
+  return memory.subarray(0, Math.min(memory.length, header + used));
+}
+
+/**
+ * `_sbrk(0)` and `_mallinfo`: the end of what the heap has handed out (what sizes the wasm memory) and the
+ * bytes malloc holds in use (dlmalloc's `uordblks`), for the maker's table of the heap, step by step.
+ */
+export function heapUse(pyodide) {
+  const Module = pyodide._module;
+  const info = Module._malloc(64);
+  Module._mallinfo(info);
+  const usedBytes = new Int32Array(Module.HEAP8.buffer, info, 10)[7];
+  Module._free(info);
+  return { breakBytes: Module._sbrk(0), usedBytes };
+}
 
 /** The message Pyodide's restore fails with when the snapshot comes from another build of its runtime. */
 export const isOtherRuntimeBuild = message => message.startsWith('Snapshot build id mismatch');

@@ -11,7 +11,7 @@ const [{ versioned }, { gunzip, gunzipInto }, internals] = await Promise.all([
   import(`./inflate.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`)
 ]);
-const { fileSystem, isOtherRuntimeBuild, loadedPackages, memorySnapshot, sitePackages } = internals;
+const { fileSystem, heapUse, isOtherRuntimeBuild, loadedPackages, memorySnapshot, sitePackages } = internals;
 
 /** Why the snapshot cannot be used, or null when it can. `setup`: the site and its Pyodide (boot.mjs). */
 export function snapshotUnusable(setup, allowSnapshot) {
@@ -84,12 +84,19 @@ export const recordedGlobals = () =>
 
 /** Build time only: the snapshot of an interpreter started for one, its wheels installed (`module`: the
  * bridge's), and what a restore needs beside it. */
-export function snapshotOf(pyodide, module) {
+export function snapshotOf(pyodide, module, heapSteps) {
+  const step = label => heapSteps.push({ step: label, ...heapUse(pyodide) });
   const bridge = pyodide.pyimport(module);
-  bridge.prepare();
+  step(`import ${module}`);
+  // What the start needs, one module at a time (the tools are imported on their first call).
+  for (const name of bridge.STARTUP_MODULES.toJs()) {
+    pyodide.pyimport(name).destroy();
+    step(`import ${name}`);
+  }
   // The JS-facing layer too, so a restore starts serving without importing it. It only names page
   // globals (document, setTimeout, ...), which the snapshot records by path.
   pyodide.pyimport(`${module}.adapter`).destroy();
+  step(`import ${module}.adapter`);
   bridge.destroy();
   // The installed files of the modules the snapshot holds imported: a restore writes back only the rest.
   const imported = JSON.parse(
@@ -112,5 +119,6 @@ json.dumps([path for module in list(sys.modules.values())
     delete records[name];
   }
   const memory = memorySnapshot(pyodide);
-  return { memory, loadedPackages: loaded, jspi: !!WebAssembly.Suspending, importedFiles, bridgeModules };
+  step('snapshot made');
+  return { memory, loadedPackages: loaded, jspi: !!WebAssembly.Suspending, importedFiles, bridgeModules, heapSteps };
 }

@@ -26,6 +26,10 @@ def test_the_snapshot_holds_no_tool_module():
     held = manifest["snapshot"]["bridgeModules"]
     assert "pyodide_webmcp.adapter" in held and "pyodide_webmcp.registry" in held
     assert [module for module in held if module.startswith("pyodide_webmcp.tools.")] == []
+    steps = manifest["snapshot"]["heapSteps"]
+    assert [step["step"] for step in steps][:2] == ["interpreter started", "wheels installed"]
+    # The snapshot holds the heap up to its break, not the memory's last growth step beyond it.
+    assert 0 < manifest["snapshot"]["heapBytes"] - steps[-1]["breakBytes"] < 2 * 2**16
 
 
 @pytest.fixture(scope="module")

@@ -29,3 +29,13 @@ def test_what_the_snapshot_lacks_is_named():
     assert len(missing) == 2
     assert missing[0].startswith("No Chromium-based browser was found") and "Playwright for Python" in missing[1]
     assert snapshot.missing_for_snapshot(nothing, "/usr/bin/chromium", has_playwright=True) == []
+
+
+def test_the_heap_table_says_what_each_step_added():
+    from buildkit.snapshot import heap_table
+
+    mib = 2**20
+    rows = heap_table([{"step": "interpreter started", "breakBytes": 22 * mib, "usedBytes": 8 * mib},
+                       {"step": "import pydantic", "breakBytes": 25 * mib, "usedBytes": 11 * mib}])
+    assert rows[1].split() == ["interpreter", "started", "22.00", "8.00"]
+    assert rows[2].split() == ["import", "pydantic", "25.00", "+3.00", "11.00", "+3.00"]
