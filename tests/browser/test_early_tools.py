@@ -67,7 +67,7 @@ def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_r
     assert refusal["error"] == "BRIDGE_STARTING" and refusal["retryable"] is True, refusal
     fresh.page.wait_for_selector(READY, timeout=120_000)
     assert sorted(tool["name"] for tool in fresh.page.webmcp.tools()) == sorted(tool.name for tool in DEFAULT_TOOLS)
-    cells = fresh.call("jupyter_get_cells", {"includeOutputs": False})["cells"]
+    cells = fresh.call("jupyter_get_cells", {"notebookPath": "demo.ipynb"})["cells"]
     assert not any("never written" in cell["source"] for cell in cells)
 
 
