@@ -30,7 +30,7 @@ from .paths import (
     STDLIB_ZIP,
 )
 from .shell import log, run
-from .snapshot import PLAIN_START_ENV, add_snapshot, snapshot_maker
+from .snapshot import PLAIN_START_ENV, add_snapshot, heap_table, snapshot_maker
 from .stamps import digest
 from .wheels import (
     bridge_catalog,
@@ -168,6 +168,11 @@ def build_wheel(browser: str | None) -> Path:
     wheel = next(DIST.glob("*.whl"))
     log(f"wheel: {wheel.relative_to(ROOT)}, {wheel.stat().st_size / 2**20:.1f} MiB"
         f"{'' if browser else ', plain start (no memory snapshot)'}")
+    snapshot = json.loads((BRIDGE_ASSETS / "manifest.json").read_text()).get("snapshot")
+    if snapshot:
+        log(f"memory snapshot: {snapshot['heapBytes'] / 2**20:.1f} MiB of wasm heap; the heap as it was made (MiB):")
+        for row in heap_table(snapshot["heapSteps"]):
+            log(f"  {row}")
     return wheel
 
 

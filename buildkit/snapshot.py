@@ -128,11 +128,6 @@ def heap_table(steps: list[dict]) -> list[str]:
     return rows
 
 
-def log_heap_steps(steps: list[dict]) -> None:
-    for row in heap_table(steps):
-        log(f"heap: {row}")
-
-
 def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
     """Ship a memory snapshot of the started bridge, made in `chromium`, in the assets (cached by its
     inputs); None ships none (plain start). Returns the installed files (relative to site-packages) of
@@ -150,7 +145,7 @@ def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
         (folder / "details.json").write_text(json.dumps(details))
     details = json.loads((folder / "details.json").read_text())
     imported_files = details.pop("importedFiles", [])
-    log_heap_steps(details.pop("heapSteps", []))
+
     shutil.copy2(folder / SNAPSHOT_FILE, assets / SNAPSHOT_FILE)
     manifest_path = assets / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
