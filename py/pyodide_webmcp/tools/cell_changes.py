@@ -105,7 +105,10 @@ class MoveCellArguments(Arguments):
 @tool("jupyter_move_cell", "Move a cell", read_only=False, destructive=False, idempotent=True, reviewed=True,
       errors=CHANGE_ERRORS)
 async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
-    """Move a cell above or below another cell, keeping its id, source and outputs; returns its new index."""
+    """Move a cell above or below another cell, keeping its id, source and outputs; returns its new index.
+
+    Use it to reorder cells; to change their text use jupyter_update_cell.
+    """
 
     def plan(notebook: NotebookPort) -> Plan[EditResult]:
         records = notebook.cells()
@@ -147,7 +150,7 @@ class ClearOutputsResult(ProposalOutcome):
 async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearOutputsResult:
     """Clear the outputs and execution counts of code cells; returns the ids of the cells cleared.
 
-    Running a cell again brings its outputs back.
+    Use it to drop stale or bulky outputs; running a cell brings them back.
     """
 
     def plan(notebook: NotebookPort) -> Plan[ClearOutputsResult]:

@@ -134,7 +134,10 @@ def _notebook_name(raw: str) -> str:
     errors=(ErrorCode.INVALID_PATH, ErrorCode.PATH_EXISTS, ErrorCode.LAB_ERROR, ErrorCode.NOTEBOOK_NOT_IN_THIS_PAGE),
 )
 async def create_notebook(args: CreateNotebookArguments, ctx: CallContext) -> CreateNotebookResult:
-    """Create an empty notebook and open it, never overwriting a file; returns its path, summary and kernel."""
+    """Create an empty notebook and open it, never overwriting a file; returns its path, summary and kernel.
+
+    For a notebook that exists, use jupyter_open_notebook.
+    """
     lab = ctx.lab
     name = _notebook_name(args.name)
     directory = normalize_path(args.directory or "")

@@ -174,7 +174,10 @@ class GetCommentResult(ThreadResult):
     errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND),
 )
 async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResult:
-    """Read one review thread: its first and most recent messages, where its anchor points now, and that cell as it is now."""
+    """Read one review thread: its first and most recent messages, where its anchor points now, and that cell as it is now.
+
+    Use it before answering a thread: jupyter_list_comments shows only its last message.
+    """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
@@ -359,7 +362,10 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
-    """Reopen a resolved review thread, keeping its history; returns the thread."""
+    """Reopen a resolved review thread, keeping its history; returns the thread.
+
+    Use it when a resolved point needs more work, then say why with jupyter_reply_comment.
+    """
     return await _change_thread(ctx, args, lambda store, thread, now: store.set_status(thread, "open", now))
 
 
@@ -376,7 +382,10 @@ class FocusCommentResult(TypedDict):
     errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.COMMENT_ANCHOR_STALE),
 )
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
-    """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now."""
+    """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now.
+
+    Use it while you discuss a thread with the human; only the view changes.
+    """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     thread = find_thread(review_store(notebook), records, args.threadId, notebook.path)
