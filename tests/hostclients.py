@@ -275,8 +275,8 @@ def measure_characters(client) -> list[dict]:
     inserted = measure(f"insert_cell ({len(BIG_SOURCE):,} chars)", "jupyter_insert_cell",
                        {"referenceCellId": cells[-1]["id"], "source": BIG_SOURCE, "activate": False}).payload["cell"]
     updated = measure(f"update_cell ({len(BIG_SOURCE) + 2:,} chars)", "jupyter_update_cell",
-                      {"cellId": inserted["id"], "source": BIG_SOURCE + "\n1",
-                       "expectedSourceHash": inserted["sourceHash"]}).payload["cell"]
+                      {"cellId": inserted["id"], "source": BIG_SOURCE + "\n1",  # over the read bound: shown in part
+                       "expectedSourceHash": inserted["sourceHash"], "overwriteUnread": True}).payload["cell"]
     measure("update_cell, stale hash (error)", "jupyter_update_cell",
             {"cellId": inserted["id"], "source": "x = 1", "expectedSourceHash": inserted["sourceHash"]})
     measure("get_cells (7 cells, sources only)", "jupyter_get_cells", {})
