@@ -28,6 +28,13 @@ export const compileDynlibs = (site, signal) =>
   );
 
 /**
+ * Room left past the snapshot's heap when a restore sizes the wasm memory. The start after the restore and
+ * a session's first calls allocate about 0.1-0.6 MiB more; without room, the first of those allocations
+ * makes Emscripten grow the memory by its 20 % step (34 to 41 MiB), which a wasm memory never gives back.
+ */
+const HEAP_HEADROOM_BYTES = 2 * 2 ** 20;
+
+/**
  * A preRun step: link the extension modules; for a restore, also size the heap and wait until the
  * snapshot is in place (it inflates while the runtime compiles). A failure goes to `failed`; then a
  * restore's heap copy is spoiled, so Pyodide refuses it instead of starting from it.
@@ -40,7 +47,7 @@ export function preloadDynlibs(dynlibs, restore, failed) {
           await linkExtensionModule(Module, path, module);
         }
         if (restore) {
-          growHeap(Module, restore.memory.length);
+          growHeap(Module, restore.memory.length + HEAP_HEADROOM_BYTES);
           await restore.inflated;
         }
         // The runtime starts when this step ends: in a task of its own, not after the last inflate.
