@@ -5,7 +5,7 @@ import json
 import os
 import shutil
 import threading
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -144,8 +144,13 @@ class Lab:
         self.origin = origin
 
     def open(self, query: str = "") -> "Lab":
+        """The lab loaded and the bridge ready; with `?path=`, that document open and current too (the lab may
+        open it after the bridge is ready, and it would then take the place of a panel a test opened)."""
         self.page.goto(f"{self.origin}/lab/index.html{query}")
         self.page.wait_for_selector(READY, timeout=BOOT_TIMEOUT_MS)
+        for path in parse_qs(urlparse(query).query).get("path", []):
+            self.page.wait_for_function("path => window.jupyterapp.shell.currentWidget?.context?.path === path", arg=path,
+                                        timeout=BOOT_TIMEOUT_MS)
         return self
 
     def call_raw(self, name: str, arguments=None) -> dict:
