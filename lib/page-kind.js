@@ -9,17 +9,22 @@ export const urlMode = () => new URLSearchParams(window.location.search).get('we
 /** The page's WebMCP model context, or undefined where the browser offers none. */
 export const pageModelContext = () => document.modelContext || navigator.modelContext;
 
+/** The Notebook app names its page in the page's configuration: its kind, or null on any other app. */
+function notebookAppKind() {
+  const notebookPage = PageConfig.getOption('notebookPage');
+  if (!notebookPage) {
+    return null;
+  }
+  return notebookPage === 'notebooks' ? 'notebooks' : 'other';
+}
+
 /**
  * Which JupyterLite app this page is. The bridge serves the lab (every notebook) and the Notebook
  * app's notebook page (the one notebook it shows); the tree, editor, console and REPL pages show no
  * notebook the agent could work on, so nothing starts there.
  */
 export function pageKind(tracker, docManager) {
-  const notebookPage = PageConfig.getOption('notebookPage');
-  if (notebookPage) {
-    return notebookPage === 'notebooks' ? 'notebooks' : 'other';
-  }
-  return tracker && docManager ? 'lab' : 'other';
+  return notebookAppKind() || (tracker && docManager ? 'lab' : 'other');
 }
 
 /**
@@ -31,11 +36,8 @@ export function likelyPageKind(pluginId) {
   if (PageConfig.Extension.isDisabled(pluginId) || PageConfig.Extension.isDeferred(pluginId)) {
     return null;
   }
-  const notebookPage = PageConfig.getOption('notebookPage');
-  if (notebookPage) {
-    return notebookPage === 'notebooks' ? 'notebooks' : 'other';
-  }
-  return window.location.pathname.startsWith(new URL('lab/', PageConfig.getBaseUrl()).pathname) ? 'lab' : null;
+  const inLab = window.location.pathname.startsWith(new URL('lab/', PageConfig.getBaseUrl()).pathname);
+  return notebookAppKind() || (inLab ? 'lab' : null);
 }
 
 /** Why the bridge does not start on this page, as the status says it ([state, text]), or null when it starts. */

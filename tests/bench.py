@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 from bench_first_calls import measure_first_calls, print_first_calls
-from bench_loads import KERNEL_IDLE, browser_page, load
+from bench_loads import browser_page, load
 from bench_profile import print_profile
 from bench_sites import (
     CELL_COUNT,
@@ -44,7 +44,7 @@ from buildkit.paths import SITE
 from buildkit.reference import REFERENCE_SITE
 from buildkit.server import site_server
 from tests.measure import MAIN_THREAD_QUIET, percentiles
-from tests.waiting import wait_until
+from tests.waiting import KERNEL_IDLE, wait_until
 
 # Times each call around executeTool, and inside the bridge (its User Timing measure).
 CALL_LOOP = """async ([name, input, count]) => {
@@ -165,10 +165,7 @@ def beside(figures: dict, name: str, tool: dict, js: dict) -> None:
 
 def measure_calls(page, count: int) -> dict:
     """Per-call latency measured in the page around the browser's own executeTool."""
-    page.wait_for_function(
-        "() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'",
-        timeout=120_000,
-    )
+    page.wait_for_function(KERNEL_IDLE, timeout=120_000)
     calls = {}
     context = tool_timings(page, calls, "jupyter_get_context", "jupyter_get_context", {}, count)
     beside(calls, "jupyter_get_context", context, js_timings(page, JS_CONTEXT, count))

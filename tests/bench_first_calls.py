@@ -3,7 +3,7 @@ and builds its argument model, so each is timed on its own row."""
 
 import time
 
-from bench_loads import KERNEL_IDLE, browser_page, load
+from bench_loads import browser_page, load
 from first_calls import (
     FOLDER,
     NOTES,
@@ -13,6 +13,8 @@ from first_calls import (
     notebook,
     payload_of,
 )
+
+from tests.waiting import KERNEL_IDLE
 
 FIRST_CALL_TARGET_MS = 150
 

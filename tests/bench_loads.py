@@ -16,9 +16,8 @@ from bench_profile import child_costs
 
 from buildkit.env import CHROMIUM_FLAGS
 from tests.measure import TRACE_CATEGORIES, main_thread_tasks, memory_after_gc
-from tests.waiting import wait_until
+from tests.waiting import KERNEL_IDLE, wait_until
 
-KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 MIB = 2**20
 
 # Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp), when each

@@ -9,11 +9,12 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from bench_loads import KERNEL_IDLE, SLOW_LINK, browser_page, load
+from bench_loads import SLOW_LINK, browser_page, load
 from hostclients import SAVE_NOTEBOOK, wait_until_a_change_on_disk_would_show
 
 from buildkit.server import SiteServer
 from tests.measure import BRIDGE_EVENTS, BRIDGE_URLS, percentiles
+from tests.waiting import KERNEL_IDLE
 
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=off]"
 REFERENCE_TOOLS = 22  # the reference extension's tools

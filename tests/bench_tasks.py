@@ -12,8 +12,10 @@ more calls than the reference's.
 import json
 from dataclasses import dataclass, field
 
-from bench_loads import KERNEL_IDLE, browser_page
+from bench_loads import browser_page
 from hostclients import SAVE_NOTEBOOK, code_cell, notebook
+
+from tests.waiting import KERNEL_IDLE
 
 FOLDER = "tasks"
 TARGET_RATIO = 0.6

@@ -6,6 +6,9 @@ from typing import TypeVar
 
 Value = TypeVar("Value")
 
+KERNEL_IDLE = "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+"""A page predicate (for `page.wait_for_function`): the current notebook's kernel is idle."""
+
 
 def wait_until(condition: Callable[[], Value], *, timeout: float = 90.0, interval: float = 0.25,
                what: str = "the condition", pause: Callable[[float], None] = time.sleep) -> Value:

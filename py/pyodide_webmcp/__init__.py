@@ -5,7 +5,6 @@ catalog and each tool's module is imported on its first call, so the package imp
 its start is held in a small memory snapshot.
 """
 
-import importlib
 import sys
 from typing import Any
 
@@ -21,15 +20,8 @@ STARTUP_MODULES = (
     "pyodide_webmcp.notebooks",
     "pyodide_webmcp.writes",
 )
-"""What the start imports before the memory snapshot is made: what serving needs, and what most tools
-share; the tools themselves are imported on their first call."""
-
-
-def prepare() -> int:
-    """Import what the start needs (run before the build-time memory snapshot); returns how many modules."""
-    for module in STARTUP_MODULES:
-        importlib.import_module(module)
-    return len(STARTUP_MODULES)
+"""What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what
+serving needs, and what most tools share; the tools themselves are imported on their first call."""
 
 
 def reseed() -> None:

@@ -10,9 +10,9 @@ from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
 from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
 from tests.measure import ARRAY_BUFFER_DATA, heap_snapshot, node_sizes
+from tests.waiting import KERNEL_IDLE
 
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
-KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
 
 
 def open_lab(browser, site_url, query="", route=None):

@@ -17,8 +17,7 @@ from tests.first_calls import (
     notebook,
     payload_of,
 )
-
-KERNEL_IDLE = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+from tests.waiting import KERNEL_IDLE
 
 
 def test_the_snapshot_holds_no_tool_module():

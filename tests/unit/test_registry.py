@@ -231,10 +231,6 @@ def test_update_needs_source_and_hash():
     assert unknown_action["error"] == "INVALID_ARGUMENT" and unknown_action["field"] == "action"
 
 
-def test_prepare_imports_what_the_start_needs():
-    assert pyodide_webmcp.prepare() == len(pyodide_webmcp.STARTUP_MODULES)
-
-
 def test_reseed_replaces_a_frozen_random_state():
     import random
 
