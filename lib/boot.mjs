@@ -26,7 +26,7 @@ const [{ forgetKept }, { stopInflater }, dynlibs, loaderFiles, snapshot, { yield
 const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable } = snapshot;
-const { amendedFactory, heapUse, restoreOptions, runtimeFactory, snapshotMakingOptions } = internals;
+const { amendedFactory, heapUse, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } = internals;
 
 /** The site's Pyodide module; `fits` when it is the release this build was made for. */
 async function interpreterSetup(site) {
@@ -40,7 +40,7 @@ async function interpreterSetup(site) {
 async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   const { loadPyodide, indexUrl, stdlib } = setup;
   const files = { indexURL: indexUrl, ...(stdlib ? { stdLibURL: stdlib.url } : {}) };
-  const ahead = { stdlib, runtime: restore?.runtime };
+  const ahead = { stdlib, runtime: restore?.runtime || { url: runtimeUrl(indexUrl) } };
   if (!restore && !makeSnapshot) {
     return withFilesAhead(ahead, () => loadPyodide(files));
   }

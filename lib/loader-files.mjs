@@ -47,7 +47,9 @@ export function fetchRuntime({ indexUrl, manifest }, signal) {
 const letGo = spare => spare.then(copy => copy.body?.cancel()).catch(() => {});
 
 /** Runs `load` (Pyodide's loader) with the files fetched ahead as the ones it loads: `stdlib`
- * (fetchStdlib), `runtime` (fetchRuntime); either may be absent. */
+ * (fetchStdlib), `runtime` (fetchRuntime, or `{url}` alone where the loader downloads it itself); either
+ * may be absent. Pyodide's loader only logs a runtime that fails to download or instantiate, and then
+ * waits forever: here the load fails instead, with the reason. */
 export async function withFilesAhead({ stdlib, runtime }, load) {
   const pageFetch = globalThis.fetch;
   const pageInstantiate = WebAssembly.instantiateStreaming;
@@ -55,9 +57,12 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
   if (stdlib) {
     answers.set(stdlib.url, () => stdlib.bytes.then(body => new Response(body)));
   }
+  let runtimeAnswer = null;
   if (runtime) {
-    answers.set(runtime.url, () => runtime.spare);
+    answers.set(runtime.url, (resource, rest) => (runtimeAnswer = runtime.spare || pageFetch(resource, ...rest)));
   }
+  let runtimeFailed;
+  const failure = new Promise((_, reject) => (runtimeFailed = reject));
   function fetchStandIn(resource, ...rest) {
     const requested = new URL(resource instanceof Request ? resource.url : String(resource), location.href).href;
     const answer = answers.get(requested);
@@ -68,22 +73,29 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
     if (!answers.size) {
       globalThis.fetch = pageFetch;
     }
-    return answer();
+    return answer(resource, rest);
   }
   function instantiateStandIn(source, imports) {
-    if (!runtime || source !== runtime.spare) {
+    if (!runtimeAnswer || source !== runtimeAnswer) {
       return pageInstantiate.call(WebAssembly, source, imports);
     }
     WebAssembly.instantiateStreaming = pageInstantiate;
-    letGo(runtime.spare);
-    return runtime.compiled.then(async module => ({ instance: await WebAssembly.instantiate(module, imports), module }));
+    let instantiated;
+    if (runtime.compiled) {
+      letGo(runtime.spare);
+      instantiated = runtime.compiled.then(async module => ({ instance: await WebAssembly.instantiate(module, imports), module }));
+    } else {
+      instantiated = pageInstantiate.call(WebAssembly, source, imports);
+    }
+    instantiated.catch(error => runtimeFailed(new Error(`Pyodide's runtime did not load (${error.message || error})`)));
+    return instantiated;
   }
   globalThis.fetch = fetchStandIn;
   if (runtime) {
     WebAssembly.instantiateStreaming = instantiateStandIn;
   }
   try {
-    return await load();
+    return await Promise.race([load(), failure]);
   } finally {
     if (globalThis.fetch === fetchStandIn) {
       globalThis.fetch = pageFetch;
@@ -91,7 +103,7 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
     if (WebAssembly.instantiateStreaming === instantiateStandIn) {
       WebAssembly.instantiateStreaming = pageInstantiate;
     }
-    if (runtime && answers.has(runtime.url)) {
+    if (runtime?.spare && answers.has(runtime.url)) {
       letGo(runtime.spare); // never asked for
     }
   }

@@ -183,6 +183,33 @@ def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body
         context.close()
 
 
+@pytest.mark.parametrize("failures", [1, None], ids=["once", "always"])
+def test_a_runtime_that_fails_to_download_ends_the_start_with_its_reason(browser, site_url, failures):
+    """Pyodide's loader only logs a runtime that fails to load, then waits forever: the start fails instead,
+    and falls back to the plain start (which downloads the runtime again) or says why it cannot start."""
+    failed = []
+
+    def fail(route):
+        if failures is None or len(failed) < failures:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    context, page = open_lab(browser, site_url, route=("**/pyodide.asm.wasm*", fail))
+    try:
+        status = page.inner_text(".jp-webmcp-status")
+        assert failed, "the runtime was never asked for"
+        if failures:
+            assert "plain start, snapshot not used: Pyodide's runtime did not load (" in status, status
+            assert_tools_work(page)
+        else:
+            assert status.startswith("WebMCP unavailable: Pyodide's runtime did not load ("), status
+            assert page.webmcp.tools() == []
+    finally:
+        context.close()
+
+
 def marks(page) -> list[str]:
     """The bridge's User Timing marks, in the order they were made."""
     return page.evaluate("() => performance.getEntriesByType('mark').map(m => m.name).filter(n => n.startsWith('webmcp:'))")
