@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "desktop"))  # the installed package's source: its browser finder, its MCP server
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 REQUIREMENTS = (ROOT / "requirements-dev.txt", ROOT / "constraints.txt")
@@ -65,7 +66,7 @@ def enter_venv(argv: list[str]) -> None:
     if os.name != "nt":
         os.execv(VENV_PYTHON, command)
     # Windows has no exec: the venv's Python runs as a child, on the real stdout (MCP's, if build.py mcp kept it).
-    from buildkit.mcp import STDOUT_FD_ENV
+    from jupyterlite_pyodide_webmcp.stdio import STDOUT_FD_ENV
 
     kept = os.environ.pop(STDOUT_FD_ENV, None)
     sys.exit(subprocess.call(command, stdout=int(kept) if kept else None))
@@ -73,14 +74,14 @@ def enter_venv(argv: list[str]) -> None:
 
 def found_browser():
     """The Chromium-based browser found here (CHROME_PATH, installed, or Playwright's), or None."""
-    from buildkit.browser import find_browser, this_machine
+    from jupyterlite_pyodide_webmcp.browser import find_browser, this_machine
 
     return find_browser(this_machine())
 
 
 def check_wheel_browser() -> None:
     """Fail at once when `build.py wheel` cannot make the memory snapshot (before the minutes of building)."""
-    from buildkit.browser import missing_browser_help, this_machine
+    from jupyterlite_pyodide_webmcp.browser import missing_browser_help, this_machine
 
     if found_browser() is None:
         sys.exit(f"build.py wheel: the wheel's fast start (its memory snapshot) is made in a Chromium-based "
@@ -196,21 +197,21 @@ def main() -> None:
     shown.add_argument("--headed", dest="headless", action="store_false", help="a window even without a display")
     mcp_parser.add_argument("--isolated", action="store_true",
                             help="a fresh in-memory browser profile (default: one kept in .cache/)")
-    mcp_parser.add_argument("--polyfill", action="store_true",
-                            help="Chromium without WebMCP, with the @mcp-b/global polyfill in the page")
     mcp_parser.add_argument("--contents", type=existing_folder, metavar="DIR", help=contents_help)
     args, extra = parser.parse_known_args()
     if extra and args.command not in ("test", "hosts"):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
     if args.command == "mcp":
-        from buildkit.mcp import keep_stdout_for_mcp
+        from jupyterlite_pyodide_webmcp.stdio import keep_stdout_for_mcp
 
         keep_stdout_for_mcp()  # stdout carries MCP only, from here on and after the re-exec
     if args.command == "wheel" and not args.plain_start:
         check_wheel_browser()
     enter_venv(sys.argv[1:])
-    from buildkit import demo_site, docs, server, site  # inside the venv from here on
+    from jupyterlite_pyodide_webmcp import site_server
+
+    from buildkit import demo_site, docs, site  # inside the venv from here on
     from buildkit.snapshot import plain_start_requested
 
     if args.command == "serve":
@@ -218,7 +219,7 @@ def main() -> None:
             folder = demo_site.contents_site(args.contents) if args.contents else demo_site.SITE
         else:
             folder = demo_site.ensure_site(found_browser(), args.contents)
-        server.serve(args.port, folder)
+        site_server.serve(args.port, folder)
     elif args.command == "build":
         demo_site.build_demo_site(found_browser())
     elif args.command == "wheel":
@@ -238,8 +239,7 @@ def main() -> None:
     elif args.command == "mcp":
         from buildkit import mcp
 
-        sys.exit(mcp.run(args.port, headless=args.headless, isolated=args.isolated, polyfill=args.polyfill,
-                         contents=args.contents))
+        sys.exit(mcp.run(args.port, headless=args.headless, isolated=args.isolated, contents=args.contents))
 
 
 if __name__ == "__main__":

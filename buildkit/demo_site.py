@@ -8,6 +8,8 @@ such a site is built beside the demo, in a folder of its own, with DIR as its fi
 import hashlib
 from pathlib import Path
 
+from jupyterlite_pyodide_webmcp.sites import contents_digest, contents_key
+
 from .paths import BUILD, ROOT, SITE
 from .shell import log
 from .stamps import up_to_date
@@ -32,22 +34,6 @@ def site_digest(snapshot: bool) -> str:
                 continue
             sha.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()
-
-
-def contents_digest(folder: Path) -> str:
-    """The name, size and modification time of every file under `folder`."""
-    sha = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            stat = path.stat()
-            sha.update(f"{path.relative_to(folder).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    return sha.hexdigest()
-
-
-def contents_key(folder: Path) -> str:
-    """A folder's own name for its site and browser profile: its name and a digest of its absolute path."""
-    resolved = folder.resolve()
-    return f"{resolved.name}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:12]}"
 
 
 def contents_site(folder: Path) -> Path:

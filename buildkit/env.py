@@ -4,7 +4,12 @@ import os
 import shutil
 import sys
 
-from .browser import find_browser, missing_browser_help, this_machine
+from jupyterlite_pyodide_webmcp.browser import (
+    find_browser,
+    missing_browser_help,
+    this_machine,
+)
+
 from .paths import ROOT
 from .shell import run
 from .stamps import digest, up_to_date

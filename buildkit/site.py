@@ -11,7 +11,8 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from .browser import CHROME_PATH_ENV
+from jupyterlite_pyodide_webmcp.browser import CHROME_PATH_ENV
+
 from .bytecode import precompile
 from .env import ensure_node_modules
 from .paths import (
@@ -179,9 +180,8 @@ def build_wheel(browser: str | None) -> Path:
 def build_site(browser: str | None) -> None:
     """The prebuilt wheel installed into the venv as a user would, then a stock `jupyter lite build` of lite/.
     Without a browser the bridge starts plainly (no memory snapshot)."""
-    wheel = build_wheel(browser)
+    wheel = build_wheel(browser)  # its build hook prepares the site's Pyodide too (the wheel ships it)
     run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
-    prepare_site_pyodide()
     lite_build(SITE)
 
 

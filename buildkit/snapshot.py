@@ -15,16 +15,17 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from .browser import (
+from jupyterlite_pyodide_webmcp.browser import (
     Machine,
     browser_version,
     find_browser,
     missing_browser_help,
     this_machine,
 )
+from jupyterlite_pyodide_webmcp.site_server import site_server
+
 from .env import CHROMIUM_FLAGS
 from .paths import CACHE, FILES_PACK, NPM_PYODIDE
-from .server import site_server
 from .shell import log
 from .stamps import digest
 

@@ -37,12 +37,12 @@ from hostclients import (
     PageClient,
     measure_characters,
 )
+from jupyterlite_pyodide_webmcp.site_server import site_server
 from playwright.sync_api import sync_playwright
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
 from buildkit.reference import REFERENCE_SITE
-from buildkit.server import site_server
 from tests.measure import MAIN_THREAD_QUIET, percentiles
 from tests.waiting import KERNEL_IDLE, wait_until
 

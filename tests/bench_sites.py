@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from bench_loads import SLOW_LINK, browser_page, load
 from hostclients import SAVE_NOTEBOOK, wait_until_a_change_on_disk_would_show
+from jupyterlite_pyodide_webmcp.site_server import SiteServer
 
-from buildkit.server import SiteServer
 from tests.measure import BRIDGE_EVENTS, BRIDGE_URLS, percentiles
 from tests.waiting import KERNEL_IDLE
 

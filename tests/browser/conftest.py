@@ -9,13 +9,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from jsonschema import Draft202012Validator
+from jupyterlite_pyodide_webmcp.site_server import site_server
 from pyodide_webmcp.errors import COMMON_ERRORS, ErrorCode
 from pyodide_webmcp.registry import REGISTRY
 
 from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
-from buildkit.server import site_server
 from tests.waiting import wait_until
 
 ERROR_CODES = {code.value for code in ErrorCode}
@@ -45,7 +45,7 @@ def require_current_site() -> None:
 @pytest.fixture(scope="session")
 def site_url():
     require_current_site()
-    server = site_server(0)
+    server = site_server(0, SITE)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()

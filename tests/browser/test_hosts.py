@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
+from jupyterlite_pyodide_webmcp.browser import LINUX_PLACES
 from pyodide_webmcp.hashing import source_hash
 from pyodide_webmcp.limits import CALL_BUDGET_MS
 from pyodide_webmcp.registry import REGISTRY
 
-from buildkit.browser import LINUX_PLACES
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.mcp import DOCS_BUILD_PY, SERVER_NAME, host_config
 from buildkit.paths import ROOT

@@ -5,10 +5,10 @@ import shutil
 import threading
 
 import pytest
+from jupyterlite_pyodide_webmcp.site_server import site_server
 from pyodide_webmcp.hashing import source_hash
 
 from buildkit.paths import SITE
-from buildkit.server import site_server
 from tests.browser.conftest import (
     DEFAULT_TOOLS,
     READY,

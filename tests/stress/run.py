@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from jupyterlite_pyodide_webmcp.site_server import site_server
 from playwright.sync_api import sync_playwright
 
 from buildkit.env import CHROMIUM_FLAGS
-from buildkit.server import site_server
+from buildkit.paths import SITE
 
 from .faults import run_faults
 from .growth import run_growth
@@ -144,7 +145,7 @@ def hostile_section(report: Report, stress: StressPage, browser, scale: float, n
 
 def run_stress(chromium: str, options: Options, output: Path) -> int:
     """Run the chosen scenarios, print the table, write `output`; the exit status (1 when a guarantee broke)."""
-    server = site_server(0)
+    server = site_server(0, SITE)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     report = Report()

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from jupyterlite_pyodide_webmcp.browser import LINUX_PLACES
 
-from buildkit.browser import LINUX_PLACES
 from buildkit.paths import ROOT
 
 

@@ -4,8 +4,7 @@ import ntpath
 import posixpath
 
 import pytest
-
-from buildkit.browser import (
+from jupyterlite_pyodide_webmcp.browser import (
     Machine,
     browser_version,
     find_browser,

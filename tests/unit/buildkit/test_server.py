@@ -4,8 +4,7 @@ import threading
 import urllib.request
 
 import pytest
-
-from buildkit.server import site_server
+from jupyterlite_pyodide_webmcp.site_server import site_server
 
 
 @pytest.fixture

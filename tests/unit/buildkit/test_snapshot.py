@@ -3,9 +3,9 @@
 import re
 
 import pytest
+from jupyterlite_pyodide_webmcp.browser import Machine
 
 from buildkit import snapshot
-from buildkit.browser import Machine
 from tests.unit.buildkit.node import node_check
 
 

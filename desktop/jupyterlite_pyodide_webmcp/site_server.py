@@ -14,8 +14,6 @@ import threading
 from pathlib import Path
 from typing import Optional
 
-from .paths import SITE
-
 # URLs that change whenever their content does: a build id in the query (the bridge's assets, `?v=`) or a
 # content hash in the file name (JupyterLab's bundles). A browser may keep these without asking again.
 CONTENT_ADDRESSED = re.compile(r"[?&]v=[0-9a-f]{8,}(&|$)|\.[0-9a-f]{7,}\.js(\?|$)")
@@ -105,12 +103,12 @@ class SiteServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def site_server(port: int = 0, directory: Path = SITE, **options) -> SiteServer:
+def site_server(port: int, directory: Path, **options) -> SiteServer:
     """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding."""
     return SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory), **options))
 
 
-def serve(port: int, directory: Path = SITE) -> None:
+def serve(port: int, directory: Path) -> None:
     server = site_server(port, directory)
     print(f"Serving the site at http://127.0.0.1:{server.server_address[1]}/lab/index.html (Ctrl+C stops)",
           flush=True)

@@ -1,0 +1,137 @@
+"""A JupyterLite site with the bridge for a folder of notebooks, built from the installed packages.
+
+`jupyter lite build` (jupyterlite-core) with the installed extension, the Pyodide kernel and the
+Pyodide runtime this package ships (pyodide/: the runtime and the kernel's wheels, with a lock that
+lists only them), so the site makes no request off its own origin. Each folder's site is kept in the
+user's cache and built again only when the folder's files or the installed packages change.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .stdio import log
+
+EXTENSION = "jupyterlite-pyodide-webmcp"
+BRIDGE_ASSETS = Path("static") / "bridge"
+SITE_BRIDGE_ASSETS = Path("extensions") / EXTENSION / BRIDGE_ASSETS
+RUNTIME = Path(__file__).with_name("pyodide")
+CACHE_ENV = "JUPYTERLITE_WEBMCP_CACHE"
+
+# jupyter-lite.json: no PyPI fallback (everything the kernel loads is in the site), and the kernel starts
+# from the bridge's bytecode standard library (one download for both).
+SITE_CONFIG = {
+    "jupyter-lite-schema-version": 0,
+    "jupyter-config-data": {
+        "appName": "JupyterLite",
+        "litePluginSettings": {
+            "@jupyterlite/pyodide-kernel-extension:kernel": {
+                "disablePyPIFallback": True,
+                "loadPyodideOptions": {"stdLibURL": f"./{SITE_BRIDGE_ASSETS.as_posix()}/python_stdlib.zip"},
+            }
+        },
+    },
+}
+
+
+def user_cache() -> Path:
+    """Where this package keeps its sites and browser profiles: $JUPYTERLITE_WEBMCP_CACHE, else the OS's
+    cache folder."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]).expanduser()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / EXTENSION
+
+
+def installed_extension() -> Path:
+    """The installed labextension's folder (where `jupyter lite build` finds it)."""
+    try:
+        from jupyter_core.paths import jupyter_path
+
+        folders = [Path(folder) for folder in jupyter_path("labextensions")]
+    except ImportError:
+        folders = []
+    folders.append(Path(sys.prefix) / "share" / "jupyter" / "labextensions")
+    for folder in folders:
+        if (folder / EXTENSION / BRIDGE_ASSETS / "manifest.json").is_file():
+            return folder / EXTENSION
+    raise FileNotFoundError(f"the {EXTENSION} labextension is not installed in this environment "
+                            f"(looked in {', '.join(map(str, folders))}): reinstall the package")
+
+
+def contents_digest(folder: Path) -> str:
+    """The name, size and modification time of every file under `folder`."""
+    sha = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            sha.update(f"{path.relative_to(folder).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return sha.hexdigest()
+
+
+def contents_key(folder: Path | None) -> str:
+    """A folder's own name for its site and browser profile: its name and a digest of its absolute path."""
+    if folder is None:
+        return "no-contents"
+    resolved = folder.resolve()
+    return f"{resolved.name}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:12]}"
+
+
+def inputs_digest(contents: Path | None, extension: Path) -> str:
+    """Changes with the contents' files, the bridge's build and the packages `jupyter lite build` uses."""
+    from importlib.metadata import version
+
+    build = json.loads((extension / BRIDGE_ASSETS / "manifest.json").read_text())["build"]
+    packages = [f"{name}=={version(name)}" for name in ("jupyterlite-core", "jupyterlite-pyodide-kernel")]
+    lock = (RUNTIME / "pyodide-lock.json").read_bytes() if (RUNTIME / "pyodide-lock.json").is_file() else b""
+    sha = hashlib.sha256("\0".join([build, *packages, contents_digest(contents) if contents else ""]).encode())
+    sha.update(lock)
+    return sha.hexdigest()
+
+
+def site_folder(contents: Path | None) -> Path:
+    """Where the site whose files are `contents`' is kept."""
+    return user_cache() / "sites" / contents_key(contents) / "site"
+
+
+def site_for(contents: Path | None) -> Path:
+    """The site whose files are `contents`' (None: an empty lab), built when its inputs changed."""
+    if not (RUNTIME / "pyodide-lock.json").is_file():
+        raise FileNotFoundError(f"this installation has no Pyodide runtime ({RUNTIME}): reinstall the package")
+    extension = installed_extension()
+    site = site_folder(contents)
+    folder, stamp = site.parent, site.parent / "inputs.sha256"
+    wanted = inputs_digest(contents, extension)
+    if (site / "index.html").is_file() and stamp.is_file() and stamp.read_text() == wanted:
+        log(f"the site of {contents or 'an empty lab'} is up to date ({site})")
+        return site
+    log(f"building the site of {contents or 'an empty lab'} into {site}")
+    stamp.unlink(missing_ok=True)
+    lite = folder / "lite"
+    shutil.rmtree(lite, ignore_errors=True)
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.copytree(RUNTIME, lite / "static" / "pyodide")
+    (lite / "jupyter-lite.json").write_text(json.dumps(SITE_CONFIG, indent=2) + "\n")
+    build_config = {"LiteBuildConfig": {"contents": [str(contents.resolve())] if contents else [],
+                                        "output_dir": str(site), "no_sourcemaps": True}}
+    (lite / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2) + "\n")
+    # Its output is the log's, never MCP's stdout; stdin is not the host's either.
+    subprocess.run([sys.executable, "-m", "jupyterlite_core", "build"], cwd=lite, check=True,
+                   stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno())
+    stamp.write_text(wanted)
+    log(f"site built: {sum(path.stat().st_size for path in site.rglob('*') if path.is_file()) / 2**20:.1f} MiB")
+    return site
+
+
+def site_manifest(site: Path) -> Path:
+    """The bridge's manifest as the site serves it."""
+    return site / SITE_BRIDGE_ASSETS / "manifest.json"
