@@ -2,8 +2,9 @@
 
 - `PageClient`: the page's own WebMCP API, `executeTool` on `document.modelContext` (Chromium's native
   WebMCP, or the @mcp-b/global polyfill in a Chromium without it), as an in-browser agent calls it.
-- `McpClient`: a desktop MCP host, the MCP Python SDK over stdio to `build.py mcp` (@playwright/mcp),
-  which lists each page tool as `webmcp_<name>`.
+- `McpClient`: a desktop MCP host, the MCP Python SDK over stdio to the package's MCP server
+  (`jupyterlite-pyodide-webmcp mcp`, or `build.py mcp` in a clone), which lists each page tool under
+  its own name.
 
 Each call returns an `Outcome`: what the client hands the model (`seen`), the client's own failure
 flag, the tool's whole return value as the client got it, and the payload (`content[0].text`).
@@ -18,7 +19,6 @@ from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 POLYFILL = ROOT / "node_modules" / "@mcp-b" / "global" / "dist" / "index.iife.js"
-MCP_PREFIX = "webmcp_"
 
 
 @dataclass
@@ -150,52 +150,30 @@ class McpHost:
 
 
 class McpClient:
-    """A page tool called as `webmcp_<name>` through an MCP host; the model sees the result's text parts."""
+    """A page tool called through an MCP host; the model sees the result's text parts (and any structured
+    content the server adds)."""
 
-    def __init__(self, host: McpHost, name: str = "@playwright/mcp"):
+    def __init__(self, host: McpHost, name: str = "MCP server"):
         self.host = host
         self.name = name
 
     def tools(self) -> dict[str, Any]:
-        return {tool.name[len(MCP_PREFIX):]: tool for tool in self.host.list_tools() if tool.name.startswith(MCP_PREFIX)}
+        return {tool.name: tool for tool in self.host.list_tools()}
 
     def call(self, tool: str, arguments: Optional[dict] = None, timeout: float = 60) -> Outcome:
-        result = self.host.call(MCP_PREFIX + tool, arguments or {}, timeout)
-        return self.outcome(result)
+        return self.outcome(self.host.call(tool, arguments or {}, timeout))
 
     @staticmethod
     def outcome(result: Any) -> Outcome:
+        """The page's envelope as the host got it: its content parts (text, images) and isError."""
         texts = [part.text for part in result.content if part.type == "text"]
         seen = "\n".join(texts)
         if result.structured_content is not None:
             seen += json.dumps(result.structured_content, ensure_ascii=False)
-        envelope = page_envelope(seen)
+        content = [{"type": "text", "text": part.text} if part.type == "text" else
+                   {"type": part.type, "data": part.data, "mimeType": part.mime_type} for part in result.content]
+        envelope = {"content": content, **({"isError": True} if result.is_error else {})}
         return Outcome(seen, bool(result.is_error), envelope, _text_of(envelope))
-
-    def evaluate(self, function: str, argument: Any = None) -> Any:
-        """Run a page function through the server's browser_evaluate (to set up fixtures)."""
-        source = f"async () => ({function})({json.dumps(argument)})"
-        result = self.host.call("browser_evaluate", {"function": source}, 120)
-        text = "\n".join(part.text for part in result.content if part.type == "text")
-        if result.is_error:
-            raise RuntimeError(text)
-        body = text.split("### Result\n", 1)[1]
-        return json.JSONDecoder().raw_decode(body)[0]
-
-
-PREAMBLE_END = "Output is page-provided and untrusted:\n"
-
-
-def page_envelope(text: str) -> Optional[dict]:
-    """The page tool's return value inside @playwright/mcp's text ("Called WebMCP tool ... untrusted:" + JSON)."""
-    start = text.find(PREAMBLE_END)
-    if start < 0:
-        return None
-    try:
-        value = json.JSONDecoder().raw_decode(text, start + len(PREAMBLE_END))[0]
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 # --- fixtures in the page -------------------------------------------------------------------------

@@ -126,7 +126,8 @@ def missing_browser_help(machine: Machine) -> str:
     }.get(machine.system, "install Chromium or Google Chrome (Debian, Ubuntu: sudo apt-get install chromium)")
     return (f"No Chromium-based browser was found (Chrome, Chromium or Edge; WebMCP needs version "
             f"{WEBMCP_MIN_VERSION} or later). To fix: {install}; or download Playwright's Chromium with "
-            f"`npx playwright install chromium`; or set {CHROME_PATH_ENV} to a browser's executable.")
+            f"`python -m playwright install chromium` (Playwright for Python, which the `mcp` extra installs); "
+            f"or set {CHROME_PATH_ENV} to a browser's executable.")
 
 
 def version_from_folder(names: list[str]) -> str:

@@ -47,9 +47,10 @@ def browser_or_reason() -> tuple[str | None, str | None]:
 
 
 def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | None, port: int = DEFAULT_PORT,
-            headless: bool | None = None) -> int:
+            headless: bool | None = None, manifest: Path | None = None) -> int:
     """Serve MCP on stdio until the host closes it. `prepare_site` builds `site` (run while the host is
-    already answered); `profile` is the browser profile kept between sessions (None: a fresh one)."""
+    already answered); `profile` is the browser profile kept between sessions (None: a fresh one);
+    `manifest`, the bridge's, lists the tools until the site's own is built."""
     from .lab_page import LabPage
     from .mcp_server import Catalog, PageTools, serve
     from .site_server import site_server
@@ -68,7 +69,8 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
         headless = not has_display()
         if headless:
             log("no display: the browser runs headless (pass --headed to insist)")
-    tools = PageTools(Catalog.from_manifest(site_manifest(site)))
+    built = site_manifest(site)
+    tools = PageTools(Catalog.from_manifest(built if built.is_file() or manifest is None else manifest))
     serving = threading.Event()
 
     async def start_lab(changed: Callable[[], Awaitable[None]]) -> None:
@@ -147,8 +149,13 @@ def main(argv: list[str] | None = None) -> None:
         import playwright  # noqa: F401
     except ImportError as error:
         sys.exit(f"{COMMAND} mcp needs its extra: pip install '{COMMAND}[mcp]' ({error})")
-    from .sites import contents_key, site_folder, site_for, user_cache
+    from .sites import BRIDGE_ASSETS, contents_key, installed_extension, site_folder, site_for, user_cache
 
     profile = None if args.isolated else user_cache() / "browser-profiles" / contents_key(args.contents)
+    try:
+        manifest = installed_extension() / BRIDGE_ASSETS / "manifest.json"
+    except FileNotFoundError as error:
+        manifest = None
+        log(str(error))
     sys.exit(run_mcp(site=site_folder(args.contents), prepare_site=lambda: site_for(args.contents),
-                     profile=profile, port=args.port, headless=args.headless))
+                     profile=profile, port=args.port, headless=args.headless, manifest=manifest))

@@ -48,6 +48,7 @@ class LabPage:
         self._page: Any = None
         self._opening: asyncio.Lock | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._context_closed: Callable[..., None] = self._forget_context
 
     async def start(self) -> None:
         from playwright.async_api import async_playwright
@@ -58,6 +59,7 @@ class LabPage:
         self._watcher = asyncio.create_task(self._watch())
 
     async def close(self) -> None:
+        self._context_closed = lambda *_: None  # the browser closing now is ours, not the human's
         if self._watcher:
             self._watcher.cancel()
         for closing in (self._context, self._browser, self._playwright):
@@ -110,7 +112,7 @@ class LabPage:
             context = await self._browser.new_context()
         for script in self.init_scripts:
             await context.add_init_script(path=str(script))
-        context.on("close", lambda _: self._forget_context(context))
+        context.on("close", lambda _: self._context_closed(context))
         self._context = context
 
     def _forget_context(self, context: Any) -> None:

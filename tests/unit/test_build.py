@@ -23,7 +23,7 @@ def test_build_py_wheel_without_a_browser_fails_at_once_saying_what_is_missing(t
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 1
     assert "No Chromium-based browser was found" in result.stderr and "--plain-start" in result.stderr
-    assert "npx playwright install chromium" in result.stderr
+    assert "python -m playwright install chromium" in result.stderr
     assert "[build]" not in result.stdout + result.stderr  # nothing was built
 
 

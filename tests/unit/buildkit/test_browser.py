@@ -155,7 +155,7 @@ def test_nothing_found_says_what_is_missing_and_how_to_get_it(system, install):
     assert find_browser(nothing) is None
     help_text = missing_browser_help(nothing)
     assert help_text.startswith("No Chromium-based browser was found")
-    for part in (install, "146 or later", "npx playwright install chromium", "CHROME_PATH"):
+    for part in (install, "146 or later", "python -m playwright install chromium", "CHROME_PATH"):
         assert part in help_text
 
 

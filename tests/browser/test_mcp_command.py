@@ -1,0 +1,229 @@
+"""The installed console command, `jupyterlite-pyodide-webmcp mcp`, as a pip user runs it.
+
+The prebuilt wheel is installed with its `mcp` extra into a fresh venv, and the command is started by
+the MCP Python SDK as the host, with a PATH that has no Node.js, on a folder of notebooks whose owner
+hid one cell (access `none`), made one read-only and hid one notebook. The host must get the page's
+tools and nothing else, and no tool, called with whatever arguments, may show what is hidden.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pyodide_webmcp.hashing import source_hash
+
+from buildkit.paths import DIST, ROOT
+from tests.browser.conftest import DEFAULT_TOOLS, RequestRecorder, chromium_path
+from tests.hostclients import McpClient, McpHost, code_cell, notebook
+from tests.waiting import wait_until
+
+COMMAND = "jupyterlite-pyodide-webmcp"
+SECRET = "owner-secret-7f3a"
+HIDDEN_ID = "hidden-cell"
+READ_ID = "read-only-cell"
+LIST_BUDGET = 25_000
+
+
+def with_access(cell: dict, access: str) -> dict:
+    cell["metadata"]["jupyterlite_webmcp"] = {"access": access}
+    return cell
+
+
+def write_contents(folder: Path) -> None:
+    hidden = with_access(code_cell(HIDDEN_ID, f"token = '{SECRET}'",
+                                   [{"output_type": "stream", "name": "stdout", "text": f"{SECRET}\n"}], 1), "none")
+    cells = [code_cell("visible", "x = 1"), with_access(code_cell(READ_ID, "kept = 'as the owner wrote it'"), "read"),
+             hidden]
+    (folder / "work.ipynb").write_text(json.dumps(notebook(cells)))
+    private = notebook([code_cell("private-cell", f"print('{SECRET}')")])
+    private["metadata"]["jupyterlite_webmcp"] = {"notebookAccess": "none"}
+    (folder / "private.ipynb").write_text(json.dumps(private))
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A fresh venv with the wheel and its `mcp` extra, as `pip install 'jupyterlite-pyodide-webmcp[mcp]'`."""
+    wheel = next(DIST.glob("jupyterlite_pyodide_webmcp-*.whl"), None) or pytest.fail("no wheel in dist/")
+    venv = tmp_path_factory.mktemp("user") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", f"{wheel}[mcp]",
+                    "-c", str(ROOT / "constraints.txt")], check=True)
+    return venv / "bin"
+
+
+def user_environment(bin_folder: Path, home: Path) -> dict:
+    """Only the venv on PATH (no Node.js, no npm), the browser named as a user would, a home of its own."""
+    assert not (bin_folder / "node").exists()
+    return {"PATH": str(bin_folder), "HOME": str(home), "CHROME_PATH": chromium_path(),
+            "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache")}
+
+
+def start(bin_folder: Path, home: Path, contents: Path, log_name: str = "server.log") -> McpHost:
+    return McpHost(str(bin_folder / COMMAND), ["mcp", "--contents", str(contents), "--port", "0"],
+                   home / log_name, user_environment(bin_folder, home)).start(120)
+
+
+def answered(client: McpClient):
+    outcome = client.call("jupyter_get_context")
+    return None if outcome.client_error else outcome.payload
+
+
+@pytest.fixture(scope="module")
+def user(installed, tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    contents = home / "notebooks"
+    contents.mkdir()
+    write_contents(contents)
+    started = time.monotonic()
+    host = start(installed, home, contents)
+    client = McpClient(host)
+    listed = time.monotonic() - started
+    wait_until(lambda: answered(client), timeout=300, interval=0.5, what=f"a first answer (see {home / 'server.log'})")
+    print(f"\ntools listed {listed:.1f} s after start; first answer after {time.monotonic() - started:.1f} s")
+    try:
+        yield client, home, contents
+    finally:
+        host.close()
+    assert host.stream_errors == [], f"the server wrote something that is not MCP to stdout: {host.stream_errors[:3]}"
+
+
+def test_the_host_gets_the_page_tools_and_nothing_else(user):
+    client, _, _ = user
+    tools = client.host.list_tools()
+    assert {tool.name for tool in tools} == {tool.name for tool in DEFAULT_TOOLS}
+    listing = json.dumps([tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools],
+                         separators=(",", ":"))
+    print(f"\ntools/list: {len(tools)} tools, {len(listing):,} characters")
+    assert len(listing) <= LIST_BUDGET
+    for tool in tools:
+        assert tool.title and tool.annotations is not None, tool.name
+        assert tool.annotations.read_only_hint is not None and tool.annotations.destructive_hint is not None
+
+
+def test_a_read_only_cell_cannot_be_changed(user):
+    client, _, _ = user
+    assert not client.call("jupyter_open_notebook", {"path": "work.ipynb"}).client_error
+    cells = {cell["id"]: cell for cell in client.call("jupyter_get_cells").payload["cells"]}
+    read_only = cells[READ_ID]
+    writes = [
+        ("jupyter_update_cell", {"cellId": READ_ID, "source": "changed", "expectedSourceHash": read_only["sourceHash"]}),
+        ("jupyter_update_cells", {"cells": [{"cellId": READ_ID, "source": "changed",
+                                             "expectedSourceHash": read_only["sourceHash"]}]}),
+        ("jupyter_replace_in_cell", {"cellId": READ_ID, "old": "kept", "new": "changed",
+                                     "expectedSourceHash": read_only["sourceHash"]}),
+        ("jupyter_delete_cell", {"cellId": READ_ID, "expectedSourceHash": read_only["sourceHash"]}),
+        ("jupyter_clear_outputs", {"cellIds": [READ_ID]}),
+        ("jupyter_run_cells", {"cellIds": [READ_ID]}),
+    ]
+    for name, arguments in writes:
+        outcome = client.call(name, arguments)
+        assert outcome.client_error, (name, outcome.seen[:300])
+        assert outcome.payload["error"] == "CELL_ACCESS_DENIED", (name, outcome.payload)
+    after = {cell["id"]: cell for cell in client.call("jupyter_get_cells").payload["cells"]}
+    assert after[READ_ID]["sourceHash"] == source_hash("kept = 'as the owner wrote it'")
+
+
+# Values an agent would try, by argument name: the hidden cell's id, the hidden notebook, the secret itself.
+PROBES = {
+    "notebookPath": ["work.ipynb", "private.ipynb"], "path": ["work.ipynb", "private.ipynb"],
+    "cellId": [HIDDEN_ID, "private-cell"], "referenceCellId": [HIDDEN_ID, "private-cell"],
+    "cellIds": [[HIDDEN_ID, "visible"], ["private-cell"]], "query": [SECRET, "token"], "old": [SECRET, "token"],
+    "source": ["y = 2", "z = 3"], "name": ["probe.ipynb", "private.ipynb"], "recursive": [True, False],
+    "includeOutputs": [True, True], "includeSource": [True, True], "regex": [False, True],
+}
+
+
+def probe_arguments(schema: dict, variant: int) -> dict:
+    """Arguments from a tool's input schema: a probe for every argument it names, something plain for the
+    rest of the required ones."""
+    properties = schema.get("properties", {})
+    arguments = {name: PROBES[name][variant] for name in properties if name in PROBES}
+    for name in schema.get("required", []):
+        if name in arguments:
+            continue
+        spec = properties.get(name, {})
+        kind = spec.get("type", "string")
+        kind = next((k for k in kind if k != "null"), "string") if isinstance(kind, list) else kind
+        arguments[name] = (spec["enum"][0] if "enum" in spec else
+                           {"string": "x", "integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}[kind])
+    return arguments
+
+
+def test_nothing_hidden_is_in_any_result_of_any_tool(user):
+    client, _, _ = user
+    calls = 0
+    for tool in client.host.list_tools():
+        for arguments in ({}, probe_arguments(tool.input_schema, 0), probe_arguments(tool.input_schema, 1)):
+            outcome = client.call(tool.name, arguments, timeout=90)
+            calls += 1
+            assert outcome.text is not None, (tool.name, arguments)
+            assert SECRET not in outcome.seen, (tool.name, arguments, outcome.seen[:500])
+    print(f"\n{calls} calls, none showed what is hidden")
+
+
+def browser_processes(profile: Path) -> list[tuple[int, int, str]]:
+    """(pid, parent pid, command line) of the browser processes using `profile`, and their children."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        found[int(entry.name)] = (parent, command)
+    main = {pid for pid, (_, command) in found.items() if f"--user-data-dir={profile}" in command
+            and "--type=" not in command}
+    return [(pid, parent, command) for pid, (parent, command) in found.items() if pid in main or parent in main]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the browser's processes in /proc")
+def test_a_crashed_tab_and_a_closed_browser_come_back(user):
+    client, home, contents = user
+    profile = next((home / "cache" / "browser-profiles").iterdir())
+    notified = len(client.host.notifications)
+    renderers = [pid for pid, _, command in browser_processes(profile) if "--type=renderer" in command]
+    assert renderers, browser_processes(profile)
+    for pid in renderers:
+        os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: answered(client), timeout=180, interval=1, what="an answer after the tab crashed")
+    assert "crashed: reloading it" in (home / "server.log").read_text()
+    browser = [pid for pid, _, command in browser_processes(profile) if "--type=" not in command]
+    assert browser
+    for pid in browser:
+        os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: answered(client), timeout=180, interval=1, what="an answer after the browser was closed")
+    assert "opens again on the next call" in (home / "server.log").read_text()
+    assert len(client.host.notifications) > notified  # the host heard the list come back
+
+
+def test_a_second_server_on_the_same_folder(installed, user):
+    _, home, contents = user
+    second = start(installed, home, contents, "second.log")
+    try:
+        client = McpClient(second)
+        payload = wait_until(lambda: answered(client), timeout=300, interval=0.5, what="the second server answering")
+        assert payload["workspace"] is not None
+    finally:
+        second.close()
+    assert second.stream_errors == []
+    assert "in use by another server" in (home / "second.log").read_text()
+
+
+def test_the_site_it_built_stays_on_its_origin(user, browser, served):
+    _, home, _ = user
+    site = next((home / "cache" / "sites").glob("notebooks-*/site"))
+    origin = served(site)
+    recorder = RequestRecorder(origin)
+    page = browser.new_page()
+    page.on("request", recorder.record)
+    page.goto(f"{origin}/lab/index.html")
+    page.wait_for_selector(".jp-webmcp-status[data-state=ready]", timeout=120_000)
+    page.close()
+    assert recorder.urls and recorder.foreign() == []
