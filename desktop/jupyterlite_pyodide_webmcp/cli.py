@@ -149,7 +149,14 @@ def main(argv: list[str] | None = None) -> None:
         import playwright  # noqa: F401
     except ImportError as error:
         sys.exit(f"{COMMAND} mcp needs its extra: pip install '{COMMAND}[mcp]' ({error})")
-    from .sites import BRIDGE_ASSETS, contents_key, installed_extension, site_folder, site_for, user_cache
+    from .sites import (
+        BRIDGE_ASSETS,
+        contents_key,
+        installed_extension,
+        site_folder,
+        site_for,
+        user_cache,
+    )
 
     profile = None if args.isolated else user_cache() / "browser-profiles" / contents_key(args.contents)
     try:

@@ -167,7 +167,7 @@ def test_nothing_hidden_is_in_any_result_of_any_tool(user):
 
 
 def browser_processes(profile: Path) -> list[tuple[int, int, str]]:
-    """(pid, parent pid, command line) of the browser processes using `profile`, and their children."""
+    """(pid, parent pid, command line) of the browser using `profile` and all its descendants."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -178,9 +178,13 @@ def browser_processes(profile: Path) -> list[tuple[int, int, str]]:
         except (OSError, ValueError, IndexError):
             continue
         found[int(entry.name)] = (parent, command)
-    main = {pid for pid, (_, command) in found.items() if f"--user-data-dir={profile}" in command
-            and "--type=" not in command}
-    return [(pid, parent, command) for pid, (parent, command) in found.items() if pid in main or parent in main]
+    family = {pid for pid, (_, command) in found.items() if f"--user-data-dir={profile}" in command
+              and "--type=" not in command}
+    while True:
+        more = {pid for pid, (parent, _) in found.items() if parent in family} - family
+        if not more:
+            return [(pid, *found[pid]) for pid in family]
+        family |= more
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the browser's processes in /proc")
