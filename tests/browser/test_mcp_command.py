@@ -7,6 +7,7 @@ tools and nothing else, and no tool, called with whatever arguments, may show wh
 """
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -23,6 +24,8 @@ from tests.hostclients import McpClient, McpHost, code_cell, notebook
 from tests.waiting import wait_until
 
 COMMAND = "jupyterlite-pyodide-webmcp"
+INSTALLED_CONFIG = {"mcpServers": {"jupyterlite": {"command": COMMAND, "args": ["mcp"]}}}
+CONFIG_BLOCK = re.compile(r"```json\n(\{\s*\"mcpServers\".*?)\n```", re.S)
 SECRET = "owner-secret-7f3a"
 HIDDEN_ID = "hidden-cell"
 READ_ID = "read-only-cell"
@@ -63,8 +66,17 @@ def user_environment(bin_folder: Path, home: Path) -> dict:
             "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache")}
 
 
+def test_the_documented_configuration_is_the_one_tested():
+    """README.md and docs/connecting.md give a pip user's host this configuration, which `start` runs."""
+    for doc in (ROOT / "README.md", ROOT / "docs" / "connecting.md"):
+        blocks = [json.loads(block) for block in CONFIG_BLOCK.findall(doc.read_text())]
+        assert INSTALLED_CONFIG in blocks, doc
+
+
 def start(bin_folder: Path, home: Path, contents: Path, log_name: str = "server.log") -> McpHost:
-    return McpHost(str(bin_folder / COMMAND), ["mcp", "--contents", str(contents), "--port", "0"],
+    """The documented configuration (the command found on PATH, as a host finds it), on `contents`."""
+    server = INSTALLED_CONFIG["mcpServers"]["jupyterlite"]
+    return McpHost(str(bin_folder / server["command"]), [*server["args"], "--contents", str(contents), "--port", "0"],
                    home / log_name, user_environment(bin_folder, home)).start(120)
 
 
