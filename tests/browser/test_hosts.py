@@ -15,6 +15,7 @@ long runs: the same session through every client and a host whose request timeou
 import json
 import re
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -71,7 +72,8 @@ def machine_without_a_browser(tmp_path: Path) -> dict:
     """An environment whose PATH has only Python and Node (npm), and whose home holds no browser yet."""
     tools = tmp_path / "bin"
     tools.mkdir()
-    for name in ("python3", "node", "npm"):
+    (tools / "python3").symlink_to(sys.executable)  # the venv's (a pyenv shim would need bash on PATH)
+    for name in ("node", "npm"):
         (tools / name).symlink_to(shutil.which(name))
     if any(Path(place).is_file() for place in LINUX_PLACES):
         pytest.skip("a browser is installed outside PATH here")

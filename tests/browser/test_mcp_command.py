@@ -7,8 +7,8 @@ tools and nothing else, and no tool, called with whatever arguments, may show wh
 """
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
