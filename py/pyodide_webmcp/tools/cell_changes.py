@@ -135,7 +135,8 @@ class ClearOutputsArguments(Arguments):
     cellIds: Optional[list[str]] = Field(
         None,
         description="Default: every code cell you may change.",
-        json_schema_extra={"minItems": 1, "maxItems": limits.MAX_CELL_IDS_PER_CALL},
+        min_length=1,
+        max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
 
 

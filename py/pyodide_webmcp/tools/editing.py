@@ -103,7 +103,8 @@ class InsertCellArguments(Arguments):
     cells: Optional[list[NewCell]] = Field(
         None,
         description="Several new cells, in order (instead of cellType and source).",
-        json_schema_extra={"maxItems": limits.MAX_CELL_IDS_PER_CALL, "minItems": 1},
+        min_length=1,
+        max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
     activate: bool = Field(True, description="Make the new cell active (markdown rendered).")
 
@@ -240,7 +241,8 @@ class UpdateCellsArguments(Arguments):
     notebookPath: NotebookPath = None
     cells: list[CellEdit] = Field(
         description="Each cell's id, new source and the sourceHash you read.",
-        json_schema_extra={"minItems": 1, "maxItems": limits.MAX_CELL_IDS_PER_CALL},
+        min_length=1,
+        max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
 
 
