@@ -22,7 +22,7 @@ class WaitArguments(Arguments):
         None,
         ge=0,
         le=limits.MAX_CALL_BUDGET_S,
-        description=f"Default and cap: the call budget, {BUDGET_SECONDS:g} s unless the owner set another "
+        description=f"Default and cap: the time limit, {BUDGET_SECONDS:g} s unless the human set another "
         f"(at most {limits.MAX_CALL_BUDGET_S:g}).",
     )
 
