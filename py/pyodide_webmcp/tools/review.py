@@ -286,8 +286,8 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
 async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> CreateCommentResult:
     """Start a review thread on a cell, a source range (anchor.text or anchor.selection) or an output (anchor.outputIndex); returns the thread.
 
-    Leaves an observation without editing the notebook. To answer an
-    existing thread, use jupyter_reply_comment.
+    It does not edit the notebook. To answer a thread, use
+    jupyter_reply_comment.
     """
     _require_message("message", args.message)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -344,7 +344,10 @@ class ResolveArguments(ThreadArguments):
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadResult:
-    """Mark a review thread resolved, optionally with a closing message; returns the thread (the human can reopen it)."""
+    """Mark a review thread resolved, optionally with a closing message; returns the thread (the human can reopen it).
+
+    To answer without closing it, use jupyter_reply_comment.
+    """
     closing = None
     if args.resolutionMessage is not None:
         _require_message("resolutionMessage", args.resolutionMessage)
