@@ -8,15 +8,13 @@ from typing_extensions import Annotated
 from . import limits
 from .schema import text_bound
 
-NotebookPath = Optional[str]
-"""Omitted: the current notebook (get_context says so once for every tool)."""
+NotebookPath = Annotated[Optional[str], Field(description="Default: the current notebook.")]
 CellId = str
 ExpectedSourceHash = Annotated[str, Field(description="The sourceHash you read.")]
 ThreadId = str
 CellSource = Annotated[str, Field(json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES))]
 OverwriteUnread = Annotated[
     bool,
-    Field(description="Replace a cell you read only in part (sourceTruncated)."),
+    Field(description="Replace it even if you read only part."),
 ]
-Offset = Annotated[int, Field(ge=0)]
-"""Where a page starts: the previous page's nextOffset."""
+Offset = Annotated[int, Field(ge=0, description="The previous page's nextOffset.")]

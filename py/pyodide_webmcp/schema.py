@@ -46,7 +46,7 @@ class PositionArgument(Arguments):
 
 
 class SelectionArgument(Arguments):
-    """From start to end (exclusive), zero-based lines and columns (in characters)."""
+    """Zero-based lines and columns (in characters); end exclusive."""
 
     start: PositionArgument
     end: PositionArgument

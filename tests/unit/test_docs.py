@@ -4,14 +4,40 @@ docs/measurements/, and no page uses words only the project's history explains."
 import re
 from pathlib import Path
 
-from docs.reference import render_reference
+import pytest
+from jsonschema import Draft202012Validator
+
+from docs.reference import examples, render_reference, rendered
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL_DOCS = ROOT / "docs" / "tools.md"
 
 
 def test_committed_tool_reference_is_current():
-    assert TOOL_DOCS.read_text() == render_reference(), "docs/tools.md is stale: run python3 build.py docs"
+    for path, text in rendered().items():
+        assert path.read_text() == text, f"{path.relative_to(ROOT)} is stale: run python3 build.py docs"
+
+
+def test_the_reference_is_a_page_a_person_reads():
+    text = TOOL_DOCS.read_text()
+    assert len(text.encode()) <= 80 * 1024, f"docs/tools.md is {len(text.encode()):,} bytes"
+    assert "['" not in text and '"properties"' not in text  # types as a person writes them; schemas in their own file
+
+
+@pytest.mark.parametrize("name", sorted(examples()))
+def test_each_example_is_a_valid_call_and_result(name):
+    from pyodide_webmcp.registry import REGISTRY
+    from pyodide_webmcp.schema import parse_arguments
+
+    tool, example = REGISTRY.get(name), examples()[name]
+    parse_arguments(tool.arguments, example["call"])
+    Draft202012Validator(tool.output_schema).validate(example["result"])
+
+
+def test_every_tool_has_an_example():
+    from pyodide_webmcp.registry import REGISTRY
+
+    assert set(examples()) == {tool.name for tool in REGISTRY}
 
 
 def test_reference_covers_every_tool_and_code():

@@ -1,6 +1,7 @@
 """registry.py: the tools, their schemas, descriptions and hints, and how a call's arguments are checked."""
 
 import json
+import re
 
 import pyodide_webmcp
 import pytest
@@ -80,6 +81,67 @@ def test_descriptions_are_short(tool):
     assert lead.endswith(".") and len(lead) <= 200, f"lead of {len(lead)} characters"
     assert len(tool.description) <= 450, f"description of {len(tool.description)} characters"
     assert "Errors:" not in tool.description  # each error result carries its own hint
+
+
+# Grading the definitions by the rules a machine can check: each one must read on its own ------------------
+
+SELF_EXPLAINING = {
+    "cellId", "threadId", "pendingId", "source", "cellType", "position", "includeSource", "includeOutputs",
+    "caseSensitive", "recursive", "stopOnError", "limit", "query", "code", "line", "column", "start", "end",
+    "kind", "anchor", "status", "action",
+}
+"""Arguments whose name, type and tool say all a description would (the rest are described)."""
+
+UNDEFINED_TERMS = ("owner", "call budget", "Agent panel", "allowlist", "provenance", "budget")
+"""The bridge's own words, which a model reading one tool cannot know."""
+
+IDENTIFIER = re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]*)+\b")
+WORD = re.compile(r"\b[A-Za-z_]+\b")
+
+
+def texts(tool) -> list[str]:
+    """Everything a model reads of a tool: its description and every argument's."""
+    return [tool.description, *(prop["description"] for _, prop in properties(tool.input_schema) if "description" in prop)]
+
+
+def field_names(schema) -> set[str]:
+    return {path.rsplit(".", 1)[-1] for path, _ in properties(schema)}
+
+
+@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+def test_every_argument_is_described_or_explains_itself(tool):
+    undescribed = [
+        path for path, prop in properties(tool.input_schema)
+        if "description" not in prop and path.rsplit(".", 1)[-1] not in SELF_EXPLAINING
+    ]
+    assert not undescribed, undescribed
+
+
+@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+def test_every_tool_says_what_it_returns(tool):
+    """In its lead: "returns ...", or a read-only tool that reads or lists what it returns."""
+    lead = tool.description.split("\n\n")[0]
+    reads = tool.hints["readOnlyHint"] and lead.startswith(("Read ", "List ", "Find "))
+    assert reads or re.search(r"\b[Rr]eturns?\b", lead), lead
+
+
+@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+def test_no_term_a_model_cannot_know_from_this_tool_alone(tool):
+    """No word of the bridge's own; a sibling by its full name; an error code said to be one; every field
+    name one of this tool's arguments or result fields, or a result field of a tool it names."""
+    from pyodide_webmcp.errors import ErrorCode
+
+    short_names = {other.name.removeprefix("jupyter_") for other in REGISTRY}
+    named = [other for other in REGISTRY if any(other.name in text for text in texts(tool))]
+    known = field_names(tool.input_schema).union(*(field_names(other.output_schema) for other in [tool, *named]))
+    for text in texts(tool):
+        for term in UNDEFINED_TERMS:
+            assert not re.search(rf"\b{term}", text, re.IGNORECASE), (term, text)
+        assert not short_names & set(WORD.findall(text)), text
+        for code in ErrorCode:
+            for found in re.finditer(rf"\b{code.value}\b", text):
+                assert text[: found.start()].endswith("error "), (code.value, text)
+        assert set(IDENTIFIER.findall(text)) <= known, (set(IDENTIFIER.findall(text)) - known, text)
 
 
 def test_shared_wording_is_said_once_per_tool():

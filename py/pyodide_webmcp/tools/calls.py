@@ -22,8 +22,7 @@ class WaitArguments(Arguments):
         None,
         ge=0,
         le=limits.MAX_CALL_BUDGET_S,
-        description=f"Default and cap: the call budget, {BUDGET_SECONDS:g} s unless the owner set another "
-        f"(at most {limits.MAX_CALL_BUDGET_S:g}).",
+        description=f"Default and cap: the page's time limit ({BUDGET_SECONDS:g} s unless the human set another).",
     )
 
 
@@ -85,7 +84,7 @@ async def answer_dialog(
 ) -> Union[AnswerResult, Delivered[AnswerResult]]:
     """Press a button of a JupyterLab dialog one of your calls raised, as the human would; returns that call's result (or pending) with `answered`.
 
-    Only your calls' dialogs; the pending result names their buttons.
+    The pending result names its buttons.
     """
     dialogs = ctx.lab.dialogs.open_dialogs()
     dialog = choose_dialog(dialogs, args.dialogId)

@@ -70,8 +70,8 @@ def replaced(source: str, old: str, new: str) -> str:
 async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResult:
     """Replace one exact, unique piece of a cell's source, if the cell still matches your sourceHash; returns its new sourceHash.
 
-    For small edits: sends less than jupyter_update_cell, and works on a cell
-    you read only in part.
+    For a small edit, or a cell you read only in part; to rewrite a whole cell
+    use jupyter_update_cell.
     """
     require_max_bytes("old", args.old, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     require_max_bytes("new", args.new, limits.MAX_CELL_SOURCE_WRITE_BYTES)
@@ -107,7 +107,7 @@ class MoveCellArguments(Arguments):
 async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
     """Move a cell above or below another cell, keeping its id, source and outputs; returns its new index.
 
-    Use it to reorder cells; to change their text use jupyter_update_cell.
+    To change a cell's text, use jupyter_update_cell.
     """
 
     def plan(notebook: NotebookPort) -> Plan[EditResult]:
@@ -135,7 +135,8 @@ class ClearOutputsArguments(Arguments):
     cellIds: Optional[list[str]] = Field(
         None,
         description="Default: every code cell you may change.",
-        json_schema_extra={"minItems": 1, "maxItems": limits.MAX_CELL_IDS_PER_CALL},
+        min_length=1,
+        max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
 
 
@@ -150,7 +151,7 @@ class ClearOutputsResult(ProposalOutcome):
 async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearOutputsResult:
     """Clear the outputs and execution counts of code cells; returns the ids of the cells cleared.
 
-    Use it to drop stale or bulky outputs; running a cell brings them back.
+    For stale or bulky outputs; running a cell brings them back.
     """
 
     def plan(notebook: NotebookPort) -> Plan[ClearOutputsResult]:

@@ -86,7 +86,7 @@ class GetCellsArguments(CellSelection):
         description=f"Also return up to {limits.MAX_IMAGES_PER_CALL} output images as image content (implies "
         "includeOutputs).",
     )
-    sourceOffset: int = Field(0, ge=0, description="Show sources from this character on (nextSourceOffset).")
+    sourceOffset: int = Field(0, ge=0, description="Show sources from this character on.")
 
 
 @tool(
@@ -100,8 +100,8 @@ async def get_cells(
     """Read cells (unsaved edits included): id, type, source, sourceHash, and outputs if asked; paged (hasMore, nextStartIndex).
 
     Pass sourceHash back to change a cell. A source over 25 KiB is cut
-    (sourceTruncated): read on with sourceOffset. Hidden cells are only
-    counted (hiddenCellCount).
+    (sourceTruncated): read on with sourceOffset. Cells hidden from you are
+    only counted.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -159,13 +159,13 @@ class GetCellAccessResult(RangePage):
 
 @tool(
     "jupyter_get_cell_access",
-    "Read cell agent access", read_only=True,
+    "Read cell access and history", read_only=True,
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
 async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAccessResult:
-    """List, per cell, what the owner lets you do (write or read) and its provenance: who (human or agent) inserted, edited or ran it, and when; paged.
+    """List per cell its access (write: you may edit and run it; read: only read it) and history (who, human or agent, inserted, edited or ran it, when); paged (hasMore, nextStartIndex).
 
-    Use it to explain why you leave a cell alone: only the human sets access.
+    Only the human sets access: use it to explain why you leave a cell alone.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -24,7 +24,7 @@ def not_allowed(command_id: str) -> ToolError:
 
 class ExecuteCommandArguments(Arguments):
     commandId: str = Field(description="From jupyter_list_commands.", json_schema_extra=text_bound(limits.MAX_COMMAND_ID_CHARS))
-    args: Optional[dict[str, Any]] = Field(None, description="As the command's argsSchema describes.")
+    args: Optional[dict[str, Any]] = Field(None, description="As jupyter_list_commands describes them.")
 
 
 class ExecuteCommandResult(TypedDict):
@@ -52,7 +52,7 @@ def _bounded(value: Any) -> tuple[Any, bool]:
     setting="commands",
 )
 async def execute_command(args: ExecuteCommandArguments, ctx: CallContext) -> ExecuteCommandResult:
-    """Run a JupyterLab command the owner allowlisted, its arguments checked against its schema; returns its result (and a warning if it was not enabled).
+    """Run a JupyterLab command the human allowed, its arguments checked against its schema; returns its result (and a warning if it was not enabled).
 
     A dialog it opens belongs to this call (jupyter_answer_dialog).
     """
@@ -87,7 +87,7 @@ class ListCommandsResult(TypedDict):
 
 @tool("jupyter_list_commands", "List the commands you may run", read_only=True, setting="commands")
 async def list_commands(args: NoArguments, ctx: CallContext) -> ListCommandsResult:
-    """List the JupyterLab commands the owner lets you run with jupyter_execute_command: id, label, caption, enabled, argument schema."""
+    """List the JupyterLab commands the human lets you run with jupyter_execute_command: id, label, caption, enabled, argument schema."""
     commands: list[CommandEntry] = []
     for command_id in ctx.lab.command_allowlist:
         info = ctx.lab.commands.info(command_id, {})

@@ -58,8 +58,8 @@ class Activity(TypedDict, total=False):
 async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     """Read what the human sees now: current notebook and kernel, active and selected cells, cursor and selected text; also your pending calls, open dialogs and Propose mode.
 
-    Call it first: "this" usually means the selection. Every tool's
-    notebookPath defaults to this notebook. Fields are null when none is open.
+    Call it first: "this" usually means the selection. Fields are null when no
+    notebook is open.
     """
     lab = ctx.lab
     documents = [path for path, access in lab.open_documents() if access != "none"]
@@ -89,8 +89,8 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: Optional[str] = Field(None, description='Workspace-relative, e.g. "analysis/sales.ipynb".')
-    notebookPath: Optional[str] = Field(None, description="The same as path; give one of the two.")
+    path: Optional[str] = Field(None, description='Required (or notebookPath). Workspace-relative: "a/b.ipynb".')
+    notebookPath: Optional[str] = Field(None, description="Alias of path.")
     cellId: Optional[str] = Field(None, description="Cell to scroll to.")
     activate: bool = Field(True, description="Bring it to the front.")
 
@@ -109,9 +109,10 @@ class OpenNotebookResult(TypedDict):
             ErrorCode.LAB_ERROR),
 )
 async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNotebookResult:
-    """Open a workspace notebook (or its open tab, unsaved edits included) and show it to the human; returns its summary, kernel, focus and review counts.
+    """Open a workspace notebook in a tab, or switch to its open tab, to show it to the human; returns its summary, kernel, focus and review counts.
 
-    Only to show it: the other tools work on notebooks that are not open.
+    Only to show it: other tools work on closed notebooks too. To make one:
+    jupyter_create_notebook.
     """
     path = args.path if args.path is not None else args.notebookPath
     if path is None:
@@ -154,7 +155,7 @@ def _position(argument: PositionArgument) -> Position:
 async def focus_cell(args: FocusCellArguments, ctx: CallContext) -> FocusCellResult:
     """Scroll to a cell and select it, optionally placing the cursor or selecting a source range; returns the new focus.
 
-    Use it to point the human at code; only the view changes.
+    Only the view changes. For a review thread, use jupyter_focus_comment.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

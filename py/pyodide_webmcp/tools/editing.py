@@ -103,7 +103,8 @@ class InsertCellArguments(Arguments):
     cells: Optional[list[NewCell]] = Field(
         None,
         description="Several new cells, in order (instead of cellType and source).",
-        json_schema_extra={"maxItems": limits.MAX_CELL_IDS_PER_CALL, "minItems": 1},
+        min_length=1,
+        max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
     activate: bool = Field(True, description="Make the new cell active (markdown rendered).")
 
@@ -122,7 +123,7 @@ def _new_cells(args: InsertCellArguments) -> list[tuple[CellType, str]]:
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.INVALID_CELL_TYPE, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
 async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[CellResult, CellsResult]:
-    """Insert a cell, or several (cells), above or below a reference cell; returns the new cells' ids and sourceHashes.
+    """Insert a cell, or several (cells), above or below a reference cell; returns each new cell's id and sourceHash.
 
     Not run: use jupyter_run_cells.
     """
@@ -228,8 +229,8 @@ def _edit_plan(ctx: CallContext, edits: Sequence[CellEdit], prefixes: list[str],
 async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult:
     """Replace a cell's whole source (and optionally its type), if it still matches the sourceHash you read; returns the cell with its new sourceHash.
 
-    For a few lines of a long cell use jupyter_replace_in_cell; for several
-    cells, jupyter_update_cells.
+    For a few lines, jupyter_replace_in_cell sends less; for several cells at
+    once, jupyter_update_cells.
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     plan = _edit_plan(ctx, [args], [""], lambda notebook, ids: written(notebook, ids[0]))
@@ -239,8 +240,9 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult
 class UpdateCellsArguments(Arguments):
     notebookPath: NotebookPath = None
     cells: list[CellEdit] = Field(
-        description="Each cell's id, new source and the sourceHash you read.",
-        json_schema_extra={"minItems": 1, "maxItems": limits.MAX_CELL_IDS_PER_CALL},
+        description="One edit per cell.",
+        min_length=1,
+        max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
 
 
@@ -250,9 +252,10 @@ class UpdateCellsArguments(Arguments):
     errors=(*CHANGE_ERRORS, ErrorCode.PARTIAL_READ),
 )
 async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsResult:
-    """Replace the sources of several cells at once, each guarded by its own sourceHash; returns each cell's new sourceHash.
+    """Replace the whole sources of several cells in one step, each guarded by its own sourceHash; returns each cell's new sourceHash.
 
-    All or nothing: if one hash is stale or one cell refused, nothing is written.
+    All or nothing: if one hash is stale or one cell refused, nothing is
+    written. For one cell, use jupyter_update_cell.
     """
     prefixes = [f"cells.{number}." for number in range(len(args.cells))]
     for edit, prefix in zip(args.cells, prefixes):
@@ -283,7 +286,7 @@ class DeleteCellResult(ProposalOutcome):
     errors=CHANGE_ERRORS,
 )
 async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
-    """Delete a cell, if it still matches the sourceHash you read; returns the deleted id and the active cell.
+    """Delete a cell, if it still matches the sourceHash you read with jupyter_get_cells; returns the deleted id and the active cell.
 
     Ask the human first: only they can undo it.
     """

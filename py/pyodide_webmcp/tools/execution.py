@@ -34,7 +34,7 @@ class RunCellsArguments(Arguments):
         None, description="Cells to run, in this order.", json_schema_extra=list_bound(limits.MAX_CELL_IDS_PER_CALL)
     )
     startIndex: Optional[int] = Field(None, ge=0, description="First cell of a range; needs endIndex.")
-    endIndex: Optional[int] = Field(None, ge=0, description="End of the range (exclusive); at most 100 cells.")
+    endIndex: Optional[int] = Field(None, ge=0, description="Exclusive; at most 100 cells from startIndex.")
     stopOnError: bool = True
 
 
@@ -177,9 +177,10 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.KERNEL_DIED, ErrorCode.KERNEL_RESTARTED, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
 async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult:
-    """Run existing cells on the kernel the human shares (cellIds, a startIndex-endIndex range, or the active cell); returns per-cell status, execution count and output summary.
+    """Run existing cells on the kernel the human shares: cellIds, or a startIndex-endIndex range (not both), else the active cell; returns per-cell status, execution count and output summary.
 
-    Errors come back inline. Past the call budget it returns pending and goes on.
+    Errors come back per cell. After 20 s (default) it returns status pending
+    and a pendingId for jupyter_wait_for_result.
     """
 
     def plan(notebook: NotebookPort) -> Plan[RunCellsResult]:
@@ -290,7 +291,8 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
     """Interrupt or restart a notebook's kernel, which the human shares; returns its status and what was done.
 
     interrupt cancels queued runs only: Pyodide cannot stop running code.
-    restart discards every variable: ask the human first.
+    restart discards every variable: ask the human first. With no kernel, use
+    jupyter_start_kernel.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if not await notebook.has_kernel():
@@ -317,7 +319,7 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
 
 class StartKernelArguments(Arguments):
     notebookPath: NotebookPath = None
-    kernelName: Optional[str] = Field(None, description="A kernel name or language; default: the lab's default kernel.")
+    kernelName: Optional[str] = Field(None, description="Kernel name or language; default: the lab's default.")
 
 
 class StartKernelResult(TypedDict):
@@ -332,9 +334,10 @@ class StartKernelResult(TypedDict):
     errors=(*WRITE_ERRORS, ErrorCode.LAB_ERROR),
 )
 async def start_kernel(args: StartKernelArguments, ctx: CallContext) -> StartKernelResult:
-    """Start a kernel for a notebook that has none (KERNEL_UNAVAILABLE); returns the kernel's status.
+    """Start a kernel for a notebook that has none; returns the kernel's status.
 
-    Does nothing when a kernel is attached.
+    Use it when a run fails with error KERNEL_UNAVAILABLE; a no-op when one is
+    attached. To interrupt or restart it: jupyter_kernel_action.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     if await notebook.has_kernel():

@@ -14,8 +14,8 @@ from ..schema import Arguments
 
 class ExportArguments(Arguments):
     notebookPath: NotebookPath = None
-    format: Literal["markdown"] = "markdown"
-    includeOutputs: bool = Field(True, description="false: sources only, so more cells fit in the 40 KiB.")
+    format: Literal["markdown"] = Field("markdown", description="The only format.")
+    includeOutputs: bool = Field(True, description="false: sources only (more cells fit).")
 
 
 class ExportResult(TypedDict):
@@ -28,13 +28,13 @@ class ExportResult(TypedDict):
 
 @tool(
     "jupyter_export_notebook",
-    "Export the notebook", read_only=True,
+    "Read the notebook as markdown", read_only=True,
     errors=(*READ_ERRORS,),
 )
 async def export_notebook(args: ExportArguments, ctx: CallContext) -> ExportResult:
-    """The whole notebook as one markdown document (code and text outputs fenced, images as placeholders), at most 40 KiB.
+    """Return the whole notebook as one markdown text (code and text outputs fenced, images as placeholders), at most 40 KiB; writes no file.
 
-    Read a notebook in one call; to change cells you need jupyter_get_cells.
+    To change cells, read them with jupyter_get_cells.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -30,7 +30,7 @@ class WorkspaceEntry(TypedDict):
 
 
 class ListWorkspaceArguments(Arguments):
-    path: Optional[str] = Field(None, description="Default: the workspace root.")
+    path: Optional[str] = Field(None, description="Folder; default: the workspace root.")
     recursive: bool = False
     limit: int = Field(limits.MAX_WORKSPACE_ROWS, ge=1, le=limits.MAX_WORKSPACE_ROWS)
     offset: Offset = 0
@@ -68,7 +68,7 @@ def _sorted_children(listing: dict[str, Any]) -> list[WorkspaceEntry]:
     errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH),
 )
 async def list_workspace(args: ListWorkspaceArguments, ctx: CallContext) -> ListWorkspaceResult:
-    """List workspace files and folders (path, name, type, size, modified; never contents), folders first; paged.
+    """List workspace files and folders (path, name, type, size, modified; never contents), folders first; paged (hasMore, nextOffset).
 
     Use it to find a notebook, or a file for jupyter_read_file.
     """
@@ -180,7 +180,9 @@ class SaveNotebookResult(TypedDict):
 async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNotebookResult:
     """Save the live notebook, unsaved edits included, to its file; returns saved, path and dirty.
 
-    Tools never save on their own.
+    Tools never save on their own. If the file changed on disk, a File Changed
+    dialog makes the call pending: answer it with jupyter_answer_dialog
+    (Revert drops the live edits: reverted true).
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     outcome = await notebook.save()

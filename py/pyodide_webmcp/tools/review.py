@@ -118,10 +118,9 @@ class ListCommentsResult(OffsetPage):
     errors=(*READ_ERRORS,),
 )
 async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCommentsResult:
-    """List a notebook's review threads, newest first: id, status, anchor and whether it still points at live code, last message; paged.
+    """List a notebook's review threads, newest first: id, status, anchor and whether it still points at live code, last message; paged (hasMore, nextOffset).
 
-    The human writes them too (Agent panel, Comments). Read a whole thread
-    with jupyter_get_comment.
+    The human writes them too. Read a whole thread with jupyter_get_comment.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -203,7 +202,7 @@ class AnchorArgument(Arguments):
     cellId: CellId
     text: Optional[str] = Field(
         None,
-        description="source-range: exact text of the source (its first match); or give selection.",
+        description="source-range: exact text to attach to (first match), or give selection.",
         json_schema_extra=text_bound(limits.MAX_SELECTED_TEXT_BYTES),
     )
     selection: Optional[SelectionArgument] = None
@@ -287,8 +286,8 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
 async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> CreateCommentResult:
     """Start a review thread on a cell, a source range (anchor.text or anchor.selection) or an output (anchor.outputIndex); returns the thread.
 
-    Leaves an observation without editing the notebook. To answer an
-    existing thread, use jupyter_reply_comment.
+    It does not edit the notebook. To answer a thread, use
+    jupyter_reply_comment.
     """
     _require_message("message", args.message)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -329,8 +328,7 @@ async def _change_thread(ctx: CallContext, args: ThreadArguments, change: Thread
 async def reply_comment(args: ReplyArguments, ctx: CallContext) -> ThreadResult:
     """Add a message to a review thread; returns the thread.
 
-    To close the thread too, use jupyter_resolve_comment with a
-    resolutionMessage instead.
+    To answer and close it in one call, use jupyter_resolve_comment.
     """
     _require_message("message", args.message)
     return await _change_thread(ctx, args, lambda store, thread, now: store.reply(thread, args.message, AGENT_AUTHOR, now))
@@ -346,7 +344,10 @@ class ResolveArguments(ThreadArguments):
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadResult:
-    """Mark a review thread resolved, optionally with a closing message; returns the thread (the human can reopen it)."""
+    """Mark a review thread resolved, optionally with a closing message; returns the thread (the human can reopen it).
+
+    To answer without closing it, use jupyter_reply_comment.
+    """
     closing = None
     if args.resolutionMessage is not None:
         _require_message("resolutionMessage", args.resolutionMessage)
@@ -364,7 +365,7 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
     """Reopen a resolved review thread, keeping its history; returns the thread.
 
-    Use it when a resolved point needs more work, then say why with jupyter_reply_comment.
+    When a resolved point needs more work; then say why with jupyter_reply_comment.
     """
     return await _change_thread(ctx, args, lambda store, thread, now: store.set_status(thread, "open", now))
 
@@ -384,7 +385,7 @@ class FocusCommentResult(TypedDict):
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
     """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now.
 
-    Use it while you discuss a thread with the human; only the view changes.
+    Only the view changes. For a cell with no thread, use jupyter_focus_cell.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -31,7 +31,7 @@ class SearchResult(OffsetPage):
 
 @tool("jupyter_search_notebook", "Search a notebook", read_only=True, errors=READ_ERRORS)
 async def search_notebook(args: SearchArguments, ctx: CallContext) -> SearchResult:
-    """Find text (literal or regex) in a notebook's sources, and outputs if asked; returns each match's cell id, index, line, column and excerpt; paged.
+    """Find text (literal or regex) in a notebook's sources, and outputs if asked; returns each match's cell id, index, line, column and excerpt; paged (hasMore, nextOffset).
 
     Use it to locate code before reading or editing it.
     """

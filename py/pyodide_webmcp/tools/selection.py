@@ -13,8 +13,8 @@ from ..shapes import OutputSelection
 async def get_output_selection(args: NoArguments, ctx: CallContext) -> Optional[OutputSelection]:
     """Read the text the human selected inside a rendered output (cell, output index, text, offsets), or null.
 
-    Use it when they point at a result ("this number"): get_context shows
-    only selections in cell editors.
+    Use it when they point at a result ("this number"); jupyter_get_context
+    shows editor selections only.
     """
     record = ctx.lab.output_selection_record()
     if record is None:

@@ -54,8 +54,8 @@ class RunCodeResult(TypedDict):
 async def run_code(args: RunCodeArguments, ctx: CallContext) -> RunCodeResult:
     """Run a Python snippet in a notebook's kernel without adding a cell (a shape, a head); returns its status and bounded outputs.
 
-    The human sees it in the Agent panel's log; what it defines stays in the
-    shared kernel. Refused on notebooks with hidden cells.
+    The human sees it in the page's log of agent snippets; what it defines
+    stays in the shared kernel. Refused on notebooks with hidden cells.
     """
     require_max_bytes("code", args.code, limits.MAX_SNIPPET_BYTES)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")

@@ -15,8 +15,8 @@ from ..textfile import is_binary, page_lines
 
 class ReadFileArguments(Arguments):
     path: str = Field(description="Workspace-relative.")
-    offset: Offset = Field(0, description="Zero-based line.")
-    limit: int = Field(limits.DEFAULT_FILE_LINES, ge=1, le=limits.MAX_FILE_LINES)
+    offset: Offset = Field(0, description="First line (zero-based): 0, then nextOffset.")
+    limit: int = Field(limits.DEFAULT_FILE_LINES, description="Lines to read.", ge=1, le=limits.MAX_FILE_LINES)
 
 
 class ReadFileResult(OffsetPage):
@@ -50,7 +50,7 @@ def _refused(path: str, why: str, detail: str) -> ToolError:
     errors=(ErrorCode.NOTEBOOK_NOT_FOUND, ErrorCode.INVALID_PATH),
 )
 async def read_file(args: ReadFileArguments, ctx: CallContext) -> ReadFileResult:
-    """Read lines of a workspace text file (CSV, .py, README...); returns them, the file's line count and where to continue.
+    """Read lines of a workspace text file (CSV, .py, README...); returns them, lineCount, hasMore and nextOffset.
 
     Notebooks are refused: read them with jupyter_get_cells.
     """

@@ -60,3 +60,8 @@ def test_clear_outputs_of_some_cells_or_of_every_cell_you_may_change():
     assert every["clearedCellIds"] == ["a", "b"] and notebook.data[2]["outputs"], "read-only cells keep theirs"
     locked = call(lab, "jupyter_clear_outputs", {"cellIds": ["c"]})
     assert locked["error"] == "CELL_ACCESS_DENIED"
+
+
+def test_an_empty_list_of_cell_ids_to_clear_is_an_invalid_argument():
+    error = call(MemoryLab(MemoryNotebook("n.ipynb", [cell("1")])), "jupyter_clear_outputs", {"cellIds": []})
+    assert error["error"] == "INVALID_ARGUMENT" and error["field"] == "cellIds"

@@ -216,3 +216,14 @@ def test_inserts_are_reviewed_only_when_the_human_chose_so_and_never_in_an_empty
     empty = MemoryLab(MemoryNotebook("e.ipynb", []))
     empty.proposals.enabled, empty.proposals.reviewed_actions = True, {"insert"}
     assert call(empty, "jupyter_insert_cell", {"source": "first"})["cell"]["source"] == "first"
+
+
+def test_an_empty_list_of_cells_is_an_invalid_argument_that_the_schema_states():
+    from pyodide_webmcp.registry import REGISTRY
+
+    lab = MemoryLab(notebook_of(("a", "1")))
+    for name, field in (("jupyter_update_cells", "cells"), ("jupyter_insert_cell", "cells")):
+        error = call(lab, name, {field: []})
+        assert error["error"] == "INVALID_ARGUMENT" and error["field"] == field, name
+        assert REGISTRY.get(name).input_schema["properties"][field]["minItems"] == 1
+    assert [c.source for c in lab.current.cells()] == ["1"]
