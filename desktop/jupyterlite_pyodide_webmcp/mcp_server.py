@@ -44,17 +44,16 @@ class Catalog:
 
 
 def mcp_annotations(page_tool: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
-    """MCP's hints: the catalog's (every hint explicit, so no client shows MCP's defaults instead), else
-    what the page passed on."""
+    """MCP's hints: the catalog's, else what the page passed on; each that means something for this
+    tool explicit, so no client shows MCP's defaults instead."""
     page_hints = page_tool.get("annotations") or {}
     hints = (entry or {}).get("annotations") or {}
     read_only = bool(hints.get("readOnlyHint", page_hints.get("readOnlyHint", page_hints.get("readOnly", False))))
-    return {
-        "readOnlyHint": read_only,
-        "destructiveHint": False if read_only else bool(hints.get("destructiveHint", True)),
-        "idempotentHint": True if read_only else bool(hints.get("idempotentHint", False)),
-        "openWorldHint": page_tool["name"] in KERNEL_CODE_TOOLS,
-    }
+    open_world = page_tool["name"] in KERNEL_CODE_TOOLS
+    if read_only:  # MCP: the write hints mean nothing on a read-only tool
+        return {"readOnlyHint": True, "openWorldHint": open_world}
+    return {"readOnlyHint": False, "destructiveHint": bool(hints.get("destructiveHint", True)),
+            "idempotentHint": bool(hints.get("idempotentHint", False)), "openWorldHint": open_world}
 
 
 def mcp_tool(page_tool: dict[str, Any], catalog: Catalog) -> dict[str, Any]:

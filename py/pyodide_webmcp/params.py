@@ -10,7 +10,7 @@ from .schema import text_bound
 
 NotebookPath = Annotated[Optional[str], Field(description="Default: the current notebook.")]
 CellId = str
-ExpectedSourceHash = Annotated[str, Field(description="The sourceHash you read.")]
+ExpectedSourceHash = Annotated[str, Field(description="From your last read or write of it.")]
 ThreadId = str
 CellSource = Annotated[str, Field(json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES))]
 OverwriteUnread = Annotated[

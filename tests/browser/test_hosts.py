@@ -228,8 +228,8 @@ def mcp_annotations_as_set(client: McpClient) -> None:
         assert (listed.title, listed.description, listed.input_schema) == (
             tool.title, tool.description, tool.input_schema), name
         assert listed.annotations.read_only_hint is read_only, name
-        assert listed.annotations.destructive_hint is (not read_only and hints["destructiveHint"]), name
-        assert listed.annotations.idempotent_hint is (read_only or hints["idempotentHint"]), name
+        assert listed.annotations.destructive_hint is (None if read_only else hints["destructiveHint"]), name
+        assert listed.annotations.idempotent_hint is (None if read_only else hints["idempotentHint"]), name
         assert listed.annotations.open_world_hint is (name in ("jupyter_run_cells", "jupyter_run_code")), name
 
 

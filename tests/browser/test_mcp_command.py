@@ -114,7 +114,9 @@ def test_the_host_gets_the_page_tools_and_nothing_else(user):
     assert len(listing) <= LIST_BUDGET
     for tool in tools:
         assert tool.title and tool.annotations is not None, tool.name
-        assert tool.annotations.read_only_hint is not None and tool.annotations.destructive_hint is not None
+        assert tool.annotations.read_only_hint is not None and tool.annotations.open_world_hint is not None
+        if not tool.annotations.read_only_hint:
+            assert tool.annotations.destructive_hint is not None and tool.annotations.idempotent_hint is not None
 
 
 def test_a_read_only_cell_cannot_be_changed(user):

@@ -34,6 +34,6 @@ async def replace_cell_source(ctx: CallContext, notebook_path: Optional[str], ce
     what jupyter_update_cell returns (the cell with its new sourceHash, or the human's denial)."""
     from ..tools.editing import UpdateCellArguments, update_cell
 
-    arguments = UpdateCellArguments(notebookPath=notebook_path, cellId=cell_id, source=source,
-                                    expectedSourceHash=expected_source_hash)
+    arguments = UpdateCellArguments.model_validate({"notebookPath": notebook_path, "cellId": cell_id, "source": source,
+                                                    "expectedSourceHash": expected_source_hash})
     return dict(await update_cell(arguments, ctx))

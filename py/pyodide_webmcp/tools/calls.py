@@ -22,7 +22,7 @@ class WaitArguments(Arguments):
         None,
         ge=0,
         le=limits.MAX_CALL_BUDGET_S,
-        description=f"Default and cap: the page's time limit ({BUDGET_SECONDS:g} s unless the human set another).",
+        description=f"Default and cap: the per-call limit, {BUDGET_SECONDS:g} s unless the human set another.",
     )
 
 
@@ -82,9 +82,9 @@ def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]
 async def answer_dialog(
     args: AnswerArguments, ctx: CallContext
 ) -> Union[AnswerResult, Delivered[AnswerResult]]:
-    """Press a button of a JupyterLab dialog one of your calls raised, as the human would; returns that call's result (or pending) with `answered`.
+    """Press a button of a JupyterLab dialog one of your calls raised, as the human would; returns that call's result (or pending) with `answered` (dialogId, button).
 
-    The pending result names its buttons.
+    Its pending result and jupyter_get_context list open dialogs with dialogId and buttons.
     """
     dialogs = ctx.lab.dialogs.open_dialogs()
     dialog = choose_dialog(dialogs, args.dialogId)

@@ -165,7 +165,7 @@ class GetCellAccessResult(RangePage):
 async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAccessResult:
     """List per cell its access (write: you may edit and run it; read: only read it) and history (who, human or agent, inserted, edited or ran it, when); paged (hasMore, nextStartIndex).
 
-    Only the human sets access: use it to explain why you leave a cell alone.
+    Hidden cells are not listed. Only the human sets access: use it to explain why you leave a cell alone.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

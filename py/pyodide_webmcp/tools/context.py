@@ -56,7 +56,7 @@ class Activity(TypedDict, total=False):
 
 @tool("jupyter_get_context", "Get notebook context", read_only=True)
 async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
-    """Read what the human sees now: current notebook and kernel, active and selected cells, cursor and selected text; also your pending calls, open dialogs and Propose mode.
+    """Read what the human sees now: current notebook and kernel, active and selected cells, cursor and selected text; also your pending calls, open dialogs and Propose mode (the human reviews your edits).
 
     Call it first: "this" usually means the selection. Fields are null when no
     notebook is open.
@@ -89,7 +89,7 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: Optional[str] = Field(None, description='Required (or notebookPath). Workspace-relative: "a/b.ipynb".')
+    path: Optional[str] = Field(None, description='Workspace-relative, "a/b.ipynb" (or pass notebookPath).')
     notebookPath: Optional[str] = Field(None, description="Alias of path.")
     cellId: Optional[str] = Field(None, description="Cell to scroll to.")
     activate: bool = Field(True, description="Bring it to the front.")

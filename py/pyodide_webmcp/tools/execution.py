@@ -35,7 +35,7 @@ class RunCellsArguments(Arguments):
     )
     startIndex: Optional[int] = Field(None, ge=0, description="First cell of a range; needs endIndex.")
     endIndex: Optional[int] = Field(None, ge=0, description="Exclusive; at most 100 cells from startIndex.")
-    stopOnError: bool = True
+    stopOnError: bool = Field(True, description="Skip the rest after a cell fails.")
 
 
 class CellRunResult(TypedDict):
@@ -179,8 +179,8 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
 async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult:
     """Run existing cells on the kernel the human shares: cellIds, or a startIndex-endIndex range (not both), else the active cell; returns per-cell status, execution count and output summary.
 
-    Errors come back per cell. After 20 s (default) it returns status pending
-    and a pendingId for jupyter_wait_for_result.
+    Errors come back per cell; no kernel: error KERNEL_UNAVAILABLE, use jupyter_start_kernel. After 20 s (default)
+    it returns status pending and a pendingId for jupyter_wait_for_result.
     """
 
     def plan(notebook: NotebookPort) -> Plan[RunCellsResult]:

@@ -120,7 +120,7 @@ class ListCommentsResult(OffsetPage):
 async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCommentsResult:
     """List a notebook's review threads, newest first: id, status, anchor and whether it still points at live code, last message; paged (hasMore, nextOffset).
 
-    The human writes them too. Read a whole thread with jupyter_get_comment.
+    The human writes them too. Read a thread's first and latest messages with jupyter_get_comment.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -32,8 +32,7 @@ def test_a_page_tool_keeps_its_name_description_and_schema_and_gets_the_catalogs
     listed = mcp_tool(page_tool(READ_TOOL), CATALOG)
     assert listed == {"name": "jupyter_get_cells", "title": "Read cells", "description": "Read.",
                       "inputSchema": {"type": "object"},
-                      "annotations": {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-                                      "openWorldHint": False}}
+                      "annotations": {"readOnlyHint": True, "openWorldHint": False}}
     write = mcp_tool(page_tool(WRITE_TOOL), CATALOG)["annotations"]
     assert write == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
     assert mcp_tool(page_tool(OPT_IN), CATALOG)["annotations"]["openWorldHint"] is True
