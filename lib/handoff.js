@@ -23,6 +23,7 @@ import { Widget } from '@lumino/widgets';
  * @property {boolean} opensNotebooks true in the lab, false on the Notebook app's page of one notebook
  * @property {(path: string) => string} notebookUrl the Notebook app's page of the notebook at `path`
  * @property {(path: string) => string} labUrl the lab, opening the notebook at `path`
+ * @property {(path: string) => string} siteUrl the URL of a file of this site, `path` from its root
  */
 
 /**
@@ -92,7 +93,8 @@ export function pageLinks(kind) {
   return {
     opensNotebooks: kind === 'lab',
     notebookUrl: path => link('notebooks', path),
-    labUrl: path => link('lab', path)
+    labUrl: path => link('lab', path),
+    siteUrl: path => new URL(path, new URL(PageConfig.getBaseUrl(), location.href)).href
   };
 }
 

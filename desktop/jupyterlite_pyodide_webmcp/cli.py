@@ -74,6 +74,10 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
     serving = threading.Event()
 
     async def start_lab(changed: Callable[[], Awaitable[None]]) -> None:
+        if chromium is None:  # no lab to open: the site is not built either
+            tools.settle(unavailable=no_browser)
+            log(f"no browser, so no lab: {no_browser}")
+            return
         try:
             built = await asyncio.to_thread(prepare_site)
         except Exception as error:  # noqa: BLE001 - every call says it, the log has the rest
@@ -86,10 +90,6 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
             await changed()
         serving.set()
         threading.Thread(target=http.serve_forever, daemon=True).start()
-        if chromium is None:
-            tools.settle(unavailable=no_browser)
-            log(f"no browser, so no lab: {no_browser}")
-            return
 
         async def page_changed(_: list) -> None:
             await changed()

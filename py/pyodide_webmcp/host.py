@@ -33,6 +33,9 @@ class PageLinks(Protocol):
     def labUrl(self, path: str) -> str:
         """The lab, opening the notebook at `path`."""
 
+    def siteUrl(self, path: str) -> str:
+        """The URL of a file of this site, `path` from its root."""
+
 
 class BootPath(Protocol):
     """How the interpreter started."""

@@ -203,7 +203,7 @@ class Registry:
             raise ValueError(f"{name}: a tool that writes must declare destructive and idempotent")
 
         def register(handler: AnyHandler) -> AnyHandler:
-            if name in self._tools:
+            if name in self._tools or self.modules.get(name, handler.__module__) != handler.__module__:
                 raise ValueError(f"duplicate tool {name}")
             hints = get_type_hints(handler)
             first_parameter = next(iter(inspect.signature(handler).parameters))
@@ -239,6 +239,16 @@ class Registry:
             else:
                 self._import_all()
         return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        """The tools registered so far (importing none)."""
+        return list(self._tools)
+
+    def get_registered(self, name: str) -> Tool:
+        return self._tools[name]
+
+    def remove(self, name: str) -> None:
+        del self._tools[name]
 
     @staticmethod
     def _import_all() -> None:

@@ -31,6 +31,7 @@ class Settings:
     run_code: bool = False
     commands: bool = False
     command_allowlist: tuple[str, ...] = ()
+    owner_tools: tuple[str, ...] = ()  # the site's own tool wheels, paths within the site (read at start)
 
     @classmethod
     def read(cls, raw: Any) -> "Settings":
@@ -51,6 +52,7 @@ class Settings:
             budget_ms = int(min(max(budget, limits.MIN_CALL_BUDGET_S), limits.MAX_CALL_BUDGET_S) * 1000)
         actions = values.get("proposeActions")
         allowlist = values.get("commandAllowlist")
+        wheels = values.get("ownerTools")
         return cls(
             enabled=flag("enabled", True),
             call_budget_ms=budget_ms,
@@ -62,6 +64,7 @@ class Settings:
             command_allowlist=tuple(dict.fromkeys(c for c in allowlist if isinstance(c, str) and c))
             if isinstance(allowlist, list)
             else (),
+            owner_tools=tuple(dict.fromkeys(w for w in wheels if isinstance(w, str) and w)) if isinstance(wheels, list) else (),
         )
 
     def allows(self, setting: Optional[str]) -> bool:

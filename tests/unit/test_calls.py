@@ -12,9 +12,9 @@ from pyodide_webmcp.calls import (
     wait_for,
 )
 from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.kit.testing import dialog
 
 from tests.unit.aio import run
-from tests.unit.memory_lab import dialog
 
 
 class Clock:

@@ -4,8 +4,7 @@ import pytest
 from pyodide_webmcp import limits
 from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
 from pyodide_webmcp.errors import ErrorCode, ToolError
-
-from tests.unit.memory_lab import dialog
+from pyodide_webmcp.kit.testing import dialog
 
 
 def test_dialog_views_are_bounded_and_the_humans_say_nothing():

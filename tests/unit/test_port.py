@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from pyodide_webmcp import port
 from pyodide_webmcp.hashing import source_hash
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 PACKAGE = Path(port.__file__).parent
 IMPLEMENTATIONS = {

@@ -6,14 +6,13 @@ import re
 import pyodide_webmcp
 import pytest
 from jsonschema import Draft202012Validator
+from pyodide_webmcp.kit.testing import call, call_result
 from pyodide_webmcp.registry import (
     HINT_DEFAULTS,
     PROPOSE_MODE,
     REGISTRY,
     NeverAborted,
 )
-
-from tests.unit.memory_lab import call, call_result
 
 EXPECTED_TOOLS = {
     "jupyter_get_context",

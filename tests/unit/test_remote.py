@@ -3,9 +3,8 @@ run: image beacons in agent-written markdown cells fired as soon as the cells re
 
 import pytest
 from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.remote import remote_reference
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 BEACONS = [
     "![beacon](http://198.51.100.7/b.png)",

@@ -91,6 +91,7 @@ async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
     registrations = Registrations(host.modelContext, catalog, descriptor)
     registrations.adopt(js_value(host.early), execute_for)
     await asyncio.sleep(0)
+    notes: list[str] = []  # what the site's own tools add to the status
 
     async def follow(current: Settings) -> None:
         failures = await registrations.follow(current)
@@ -99,11 +100,17 @@ async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
         elif not current.enabled:
             host.setStatus("off", "WebMCP: off (settings)")
         else:
-            host.setStatus("ready", f"WebMCP: ready ({registrations.count} tools; {_boot_path(host.boot)})")
+            said = "; ".join([_boot_path(host.boot), *notes])
+            host.setStatus("ready", f"WebMCP: ready ({registrations.count} tools; {said})")
 
     settings.on_change(lambda current: asyncio.ensure_future(follow(current)))
     await follow(settings.current)
+    if settings.current.owner_tools:  # installed once the built-in tools serve: their start is not delayed
+        from .owner_install import serve_site_tools
+
+        asyncio.ensure_future(serve_site_tools(host, registry, registrations, settings, notes, follow))
     return registrations.count
+
 
 
 async def _call(registry: Registry, name: str, raw: Any, context: CallContext) -> dict[str, Any]:

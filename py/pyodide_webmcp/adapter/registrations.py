@@ -20,6 +20,7 @@ class Registrations:
         self._catalog = catalog
         self._descriptor = descriptor
         self._controllers: dict[str, Any] = {}
+        self._added: list[Entry] = []  # the site's own tools, registered once installed
 
     def adopt(self, early: Any, execute_for: Callable[[str], Any]) -> None:
         """Take over the tools the host registered from the build's copy of the descriptors (see
@@ -42,13 +43,19 @@ class Registrations:
 
     async def follow(self, settings: Settings) -> list[str]:
         """Register the tools the settings allow and unregister the others; returns what failed, and why."""
-        entries = self._catalog.entries
+        entries = [*self._catalog.entries, *self._added]
         wanted = {entry.name for entry in entries if settings.allows(entry.setting)}
         for name in [name for name in self._controllers if name not in wanted]:
             self._controllers.pop(name).abort()
         missing = [entry for entry in entries if entry.name in wanted and entry.name not in self._controllers]
         # All at once: each registration is a round trip to the browser.
         outcomes = await asyncio.gather(*(self._register(tool) for tool in missing))
+        return [outcome for outcome in outcomes if outcome]
+
+    async def add(self, entries: list[Entry]) -> list[str]:
+        """Register tools beyond the catalog's (the site's own); returns what failed, and why."""
+        self._added.extend(entries)
+        outcomes = await asyncio.gather(*(self._register(entry) for entry in entries))
         return [outcome for outcome in outcomes if outcome]
 
     async def _register(self, entry: Entry) -> str:

@@ -3,10 +3,10 @@
 import json
 
 from pyodide_webmcp.calls import CallTable
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.registry import REGISTRY, CallContext
 
 from tests.unit.aio import run
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, cell
 
 
 def test_every_call_answers_within_the_budget_and_its_result_arrives_later():

@@ -3,9 +3,8 @@
 import pytest
 from pyodide_webmcp.errors import ToolError
 from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.tools.cell_changes import replaced
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 
 def three_cells():

@@ -1,6 +1,6 @@
 """tools/cells.py: reading cells and notebooks."""
 
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 
 def test_a_default_read_of_a_long_notebook_says_more_exist():

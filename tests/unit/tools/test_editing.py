@@ -3,8 +3,7 @@ at a time, reviewed by the human in Propose mode."""
 
 from pyodide_webmcp.errors import GUIDE, ErrorCode
 from pyodide_webmcp.hashing import source_hash
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 
 def notebook_of(*sources, **kwargs):

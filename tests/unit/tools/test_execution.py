@@ -1,6 +1,12 @@
 """tools/execution.py: running cells and acting on the kernel."""
 
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, call_result, cell
+from pyodide_webmcp.kit.testing import (
+    MemoryLab,
+    MemoryNotebook,
+    call,
+    call_result,
+    cell,
+)
 
 
 def test_a_notebook_closed_mid_run_ends_the_call_with_a_clear_code_and_the_results_so_far():

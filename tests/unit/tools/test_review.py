@@ -3,8 +3,7 @@
 import copy
 
 from pyodide_webmcp import hashing, review
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 

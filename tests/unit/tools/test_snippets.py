@@ -2,9 +2,8 @@
 
 from pyodide_webmcp import limits
 from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.text import utf8_len
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
 
 def notebook_lab(*cells: dict) -> MemoryLab:

@@ -2,8 +2,7 @@
 is open and hidden only in the page (found by the stress run: its file still said visible, so the call answered IS_NOTEBOOK)."""
 
 from pyodide_webmcp.access import METADATA_KEY
-
-from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call_result, cell
+from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call_result, cell
 
 
 class SavedEarlier(MemoryLab):

@@ -1,4 +1,6 @@
-"""A small in-memory implementation of the port (pyodide_webmcp.port), for unit tests of tools on CPython.
+"""The in-memory lab: an implementation of the port (pyodide_webmcp.port) for testing tools on CPython.
+
+    from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 Browser tests remain the proof that the adapter behaves like this; here a
 notebook is a list of nbformat cells, and a code cell "runs" by awaiting
@@ -9,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 from pyodide_webmcp.access import cell_access, notebook_access
@@ -20,8 +23,6 @@ from pyodide_webmcp.settings import AccessDefaults
 from pyodide_webmcp.shapes import KernelInfo
 from pyodide_webmcp.snippets import SnippetLog, SnippetOutputs
 from pyodide_webmcp.views import CellList, CellRecord, EditorState
-
-from tests.unit.aio import run
 
 _ids = itertools.count()
 
@@ -314,6 +315,12 @@ class MemoryDialogs:
 
     async def press(self, dialog_id: str, index: int) -> None:
         self.dialogs = [d for d in self.dialogs if d.id != dialog_id]
+
+
+def run(coroutine: Any) -> Any:
+    """A coroutine run to its end on a fresh event loop in a thread of its own (a test's own loop may be running)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def call_result(lab: Any, name: str, arguments: Any, **context: Any) -> dict:

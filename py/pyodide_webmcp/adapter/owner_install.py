@@ -1,0 +1,50 @@
+"""The site's own tool wheels installed into this Pyodide with micropip, after the built-in tools serve."""
+
+import importlib
+from typing import Any, Awaitable, Callable
+
+from ..catalog import Entry
+from ..host import Host
+from ..owner_tools import load_tools, problem, status_note, wheel_url
+from ..registry import Registry
+from ..settings import Settings
+from .registrations import Registrations
+from .settings import SettingsWatcher
+
+
+async def serve_site_tools(host: Host, registry: Registry, registrations: Registrations, settings: SettingsWatcher,
+                           notes: list[str], show: Callable[[Settings], Awaitable[None]]) -> None:
+    """Install the site's tools and register them, saying so in the status (`notes`, shown by `show`)."""
+    notes[:] = ["installing site tools"]
+    await show(settings.current)
+    try:
+        note = await install_owner_tools(host.page, registry, registrations, settings.current.owner_tools)
+    except Exception as error:  # never leaves the built-in tools without a status
+        note = problem("site tools", error)
+    notes[:] = [note] if note else []
+    await show(settings.current)
+
+
+async def install_owner_tools(page: Any, registry: Registry, registrations: Registrations,
+                              wheels: tuple[str, ...]) -> str:
+    """Install the wheels (each on its own: one that fails does not stop the others; no dependency is
+    fetched, so a wheel's own dependencies must be listed too), register their tools; returns the
+    status note."""
+    import pyodide_js
+
+    problems: list[str] = []
+    try:
+        await pyodide_js.loadPackage("micropip")
+        import micropip
+    except Exception as error:  # the Pyodide in use has no micropip
+        return status_note(load_tools(registry, ()), [problem("micropip", error)])
+    for path in wheels:
+        try:
+            await micropip.install(wheel_url(path, page.siteUrl), deps=False)
+        except Exception as error:  # a broken wheel, a missing file, a path outside the site
+            problems.append(problem(path, error))
+    importlib.invalidate_caches()
+    loaded = load_tools(registry)
+    failed = await registrations.add([Entry(tool.name, tool.handler.__module__, None, tool.descriptor())
+                                      for tool in loaded.tools])
+    return status_note(loaded, [*problems, *failed])
