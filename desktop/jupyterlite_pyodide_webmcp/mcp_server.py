@@ -18,7 +18,7 @@ from typing import Any
 from .stdio import log
 
 SERVER_NAME = "jupyterlite"
-PAGE_CALL_SLACK_S = 10  # past its budget, the page has this long to answer before the call is called lost
+PAGE_CALL_SLACK_S = 5  # past its budget, the page has this long to answer before the call is called lost
 MAX_TOOL_WAIT_S = 55  # the longest wait a page tool takes as an argument (timeoutSeconds)
 KERNEL_CODE_TOOLS = ("jupyter_run_cells", "jupyter_run_code")  # what they run may reach outside the lab
 

@@ -2,17 +2,11 @@
 beside wheels that fail each way a site's wheel can, listed and called through page.webmcp."""
 
 import json
-import shutil
-import subprocess
-import sys
-import textwrap
 import threading
-import zipfile
 
 import pytest
 from jupyterlite_pyodide_webmcp.site_server import site_server
 
-from buildkit.paths import LITE, ROOT
 from tests.browser.conftest import (
     BOOT_TIMEOUT_MS,
     READY,
@@ -22,47 +16,8 @@ from tests.browser.conftest import (
     payload,
     require_current_site,
 )
+from tests.owner_site import build_owner_site
 from tests.waiting import wait_until
-
-SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
-COURSE_WHEEL = "pypi/course_tools-0.1.0-py3-none-any.whl"
-FAILING = {
-    "pypi/broken-0.1-py3-none-any.whl": "not a zip",  # a wheel that does not install
-    "https://elsewhere.example/x-0.1-py3-none-any.whl": "not a file of this site",
-}
-SITE_MODULES = {
-    "site_raises": ('''
-        from pyodide_webmcp.kit import Arguments, CallContext, tool
-
-        @tool("site_raises_boom", "Fail", read_only=True)
-        async def boom(args: Arguments, ctx: CallContext) -> dict:
-            """Fail on purpose; returns nothing."""
-            raise RuntimeError("the site's tool broke")
-    '''),
-    "site_missing_dep": "import a_package_no_site_ships\n",
-    "site_taken": ('''
-        from pyodide_webmcp.kit import Arguments, CallContext, tool
-
-        @tool("jupyter_site_cells", "Pretend", read_only=True)
-        async def pretend(args: Arguments, ctx: CallContext) -> dict:
-            """Pretend to be the bridge; returns nothing."""
-            return {}
-    '''),
-}
-
-
-def one_module_wheel(folder, name: str, source: str) -> str:
-    """A pure-Python wheel of one module, offering it as site tools."""
-    file = f"{name}-0.1-py3-none-any.whl"
-    info = f"{name}-0.1.dist-info"
-    with zipfile.ZipFile(folder / file, "w") as wheel:
-        wheel.writestr(f"{name}.py", textwrap.dedent(source))
-        wheel.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
-        wheel.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
-        wheel.writestr(f"{info}/entry_points.txt", f"[pyodide_webmcp.tools]\n{name} = {name}\n")
-        wheel.writestr(f"{info}/RECORD", "")
-    return f"pypi/{file}"
-
 
 COURSE = notebook_json([
     {"cell_type": "markdown", "id": "e1", "metadata": {}, "source": "## Exercise 1: add\nAdd two numbers."},
@@ -74,26 +29,9 @@ COURSE = notebook_json([
 
 @pytest.fixture(scope="module")
 def owner_site(tmp_path_factory):
-    """A site built from the demo's lite folder with the example package and the failing wheels in pypi/."""
+    """The example package and the failing wheels, built into a site."""
     require_current_site()
-    work = tmp_path_factory.mktemp("owner")
-    lite, files = work / "lite", work / "files"
-    (lite / "pypi").mkdir(parents=True)
-    files.mkdir()
-    (files / "week1.ipynb").write_text(json.dumps(COURSE))
-    shutil.copytree(LITE / "static", lite / "static")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    str(ROOT / "examples" / "owner-tools"), "-w", str(lite / "pypi")], check=True)
-    (lite / "pypi" / "broken-0.1-py3-none-any.whl").write_bytes(b"not a zip")
-    wheels = [COURSE_WHEEL, *[one_module_wheel(lite / "pypi", name, source) for name, source in SITE_MODULES.items()],
-              *FAILING]
-    config = json.loads((LITE / "jupyter-lite.json").read_text())
-    config["jupyter-config-data"]["litePluginSettings"][SETTINGS_ID] = {"ownerTools": wheels}
-    (lite / "jupyter-lite.json").write_text(json.dumps(config))
-    site = work / "site"
-    subprocess.run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite), "--contents",
-                    str(files), "--output-dir", str(site), "--no-sourcemaps"], cwd=lite, check=True,
-                   stdout=subprocess.DEVNULL)
+    site = build_owner_site(tmp_path_factory.mktemp("owner"), {"week1.ipynb": COURSE}, failing=True)
     server = site_server(0, site)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -137,7 +75,7 @@ def test_the_sites_tools_are_listed_beside_the_built_in_ones(lab):
 
 def test_each_failure_is_named_in_the_status_and_the_built_in_tools_go_on(lab):
     said = status(lab)
-    assert "pypi/broken-0.1-py3-none-any.whl:" in said
+    assert "files/broken-0.1-py3-none-any.whl:" in said
     assert "https://elsewhere.example/x-0.1-py3-none-any.whl: ValueError:" in said and "not a file of this site" in said
     assert "site_missing_dep: ModuleNotFoundError" in said
     assert "jupyter_site_cells: names beginning jupyter_ are the bridge's own" in said

@@ -50,10 +50,10 @@ def test_before_the_page_has_tools_the_catalogs_default_ones_are_listed():
 
 
 def test_a_call_may_take_the_budget_or_the_wait_it_asks_for_plus_slack():
-    assert call_seconds({}, 20) == 30
-    assert call_seconds({"timeoutSeconds": 50}, 20) == 60
-    assert call_seconds({"timeoutSeconds": 500}, 20) == 65
-    assert call_seconds({"timeoutSeconds": "soon"}, 20) == 30
+    assert call_seconds({}, 20) == 25
+    assert call_seconds({"timeoutSeconds": 50}, 20) == 55
+    assert call_seconds({"timeoutSeconds": 500}, 20) == 60
+    assert call_seconds({"timeoutSeconds": "soon"}, 20) == 25
 
 
 def payload(result: dict) -> dict:
