@@ -13,10 +13,12 @@ from pathlib import Path
 
 from bench_first_calls import measure_first_calls, print_first_calls
 from bench_loads import browser_page, load
+from bench_owner_tools import measure_owner_tools, owner_site, print_owner_tools
 from bench_profile import print_profile
 from bench_sites import (
     CELL_COUNT,
     DELETE_CELLS_FROM,
+    Site,
     bridge_sites,
     measure_loads,
     measure_new_tools,
@@ -298,6 +300,13 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
     ours, theirs = serve(SITE), serve(REFERENCE_SITE)
     bridge, bridge_off = bridge_sites(ours, options.tools)
     reference = reference_site(theirs)
+    if options.owner_tools_only:
+        owned = Site("with its own tools", serve(owner_site()), "", options.tools, bridge.ready, bridge.own_urls)
+        with sync_playwright() as playwright:
+            figures = measure_owner_tools(playwright, chromium, bridge, owned, options.runs)
+        print_owner_tools(figures, options.runs)
+        output.write_text(json.dumps({"ownerTools": figures}, indent=2) + "\n")
+        return {"ownerTools": figures}
     if options.tasks_only:
         with sync_playwright() as playwright:
             tasks = measure_tasks(playwright, chromium, bridge, reference)
