@@ -30,6 +30,7 @@ SECRET = "owner-secret-7f3a"
 HIDDEN_ID = "hidden-cell"
 READ_ID = "read-only-cell"
 LIST_BUDGET = 25_000
+RED_SQUARE = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg=="
 
 
 def with_access(cell: dict, access: str) -> dict:
@@ -43,6 +44,8 @@ def write_contents(folder: Path) -> None:
     cells = [code_cell("visible", "x = 1"), with_access(code_cell(READ_ID, "kept = 'as the owner wrote it'"), "read"),
              hidden]
     (folder / "work.ipynb").write_text(json.dumps(notebook(cells)))
+    image = {"output_type": "display_data", "metadata": {}, "data": {"image/png": RED_SQUARE, "text/plain": "<Figure>"}}
+    (folder / "plot.ipynb").write_text(json.dumps(notebook([code_cell("plot", "plot()", [image], 1)])))
     private = notebook([code_cell("private-cell", f"print('{SECRET}')")])
     private["metadata"]["jupyterlite_webmcp"] = {"notebookAccess": "none"}
     (folder / "private.ipynb").write_text(json.dumps(private))
@@ -117,6 +120,14 @@ def test_the_host_gets_the_page_tools_and_nothing_else(user):
         assert tool.annotations.read_only_hint is not None and tool.annotations.open_world_hint is not None
         if not tool.annotations.read_only_hint:
             assert tool.annotations.destructive_hint is not None and tool.annotations.idempotent_hint is not None
+
+
+def test_an_output_image_arrives_as_image_content(user):
+    client, _, _ = user
+    outcome = client.call("jupyter_get_cells", {"notebookPath": "plot.ipynb", "includeImages": True})
+    assert not outcome.client_error, outcome.seen[:300]
+    images = [part for part in outcome.envelope["content"] if part["type"] == "image"]
+    assert len(images) == 1 and images[0]["mimeType"] == "image/png" and images[0]["data"]
 
 
 def test_a_read_only_cell_cannot_be_changed(user):
