@@ -15,7 +15,7 @@ from .errors import ErrorCode, ToolError
 from .filenotebook import FileNotebook
 from .paths import is_notebook_path, normalize_path
 from .port import LabPort, NotebookPort, NotebookReader
-from .review import LiveCell, ReviewStore, StoredAnchor, counts
+from .review_threads import LiveCell, ReviewStore, StoredAnchor, counts
 from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .views import CellRecord, cell_list, focus_context, notebook_info
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol
 
 from .access import Access
-from .dialogs import Dialog
-from .execution import ExecutionOutcome, RunOutcome
-from .settings import AccessDefaults
+from .dialog_views import Dialog
+from .owner_settings import AccessDefaults
+from .run_summaries import ExecutionOutcome, RunOutcome
 from .shapes import (
     Action,
     Actor,
@@ -23,7 +23,7 @@ from .shapes import (
     ReviewedAction,
     SelectedOutput,
 )
-from .snippets import SnippetLog, SnippetOutputs
+from .snippet_outputs import SnippetLog, SnippetOutputs
 from .views import CellList, EditorState
 
 EditorSelection = tuple[tuple[int, int], tuple[int, int]]

@@ -22,7 +22,7 @@ from typing import (
 from typing_extensions import Unpack
 
 from . import limits
-from .calls import (
+from .call_budget import (
     Answered,
     Call,
     CallTable,

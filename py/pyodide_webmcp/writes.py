@@ -15,7 +15,7 @@ from .errors import ErrorCode, ToolError
 from .hashing import parse_read_hash, read_hash
 from .notebooks import resolve_notebook
 from .port import NotebookPort
-from .proposals import Denial, ask_human, denied
+from .propose_mode import Denial, ask_human, denied
 from .registry import CallContext
 from .shapes import DiffKind, ReviewedAction
 from .text import clamp_chars, utf8_len

@@ -17,7 +17,7 @@ IMPLEMENTATIONS = {
     "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
     "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),
-    "CommandsPort": ("adapter/commands.py", "LabCommands"),
+    "CommandsPort": ("adapter/command_registry.py", "LabCommands"),
     "NotebookReader": ("filenotebook.py", "FileNotebook"),
 }
 
@@ -65,7 +65,7 @@ def test_tools_reach_the_lab_only_through_the_port():
     for protocol in ("NotebookPort", "LabPort", "ProposalsPort", "DialogsPort", "CommandsPort"):
         declared |= set(protocol_members(getattr(port, protocol)))
     used = set()
-    for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "proposals.py"]:
+    for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "propose_mode.py"]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("notebook", "lab"):
                 used.add(node.attr)

@@ -13,7 +13,7 @@ from ..errors import ToolError
 from ..notebooks import anchored_cell, review_store
 from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
-from ..review import (
+from ..review_threads import (
     DETACHED_STATES,
     HUMAN_AUTHOR,
     THREAD_STATUSES,

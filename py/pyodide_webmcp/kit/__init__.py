@@ -14,7 +14,7 @@ from ..errors import ErrorCode, ToolError
 from ..params import CellId, ExpectedSourceHash, NotebookPath
 from ..registry import CallContext, tool
 from ..schema import Arguments
-from .notebooks import Cell, read_cells, replace_cell_source
+from .visible_cells import Cell, read_cells, replace_cell_source
 
 __all__ = [
     "Arguments",

@@ -6,8 +6,8 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from .. import limits
-from ..calls import Answered, unknown_call, wait_for
-from ..dialogs import choose_button, choose_dialog
+from ..call_budget import Answered, unknown_call, wait_for
+from ..dialog_views import choose_button, choose_dialog
 from ..envelope import Delivered, failure, success
 from ..errors import ErrorCode
 from ..registry import CallContext, tool

@@ -13,7 +13,7 @@ from ..errors import ErrorCode, ToolError
 from ..notebooks import WRITE_ERRORS, find_cell, info_of
 from ..params import CellId, ExpectedSourceHash, NotebookPath
 from ..port import NotebookPort
-from ..proposals import diff_lines
+from ..propose_mode import diff_lines
 from ..registry import CallContext, tool
 from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes, text_bound

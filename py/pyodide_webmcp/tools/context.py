@@ -5,8 +5,8 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..calls import CallSummary
-from ..dialogs import DialogView, view
+from ..call_budget import CallSummary
+from ..dialog_views import DialogView, view
 from ..errors import ErrorCode, ToolError
 from ..notebooks import (
     READ_ERRORS,

@@ -17,7 +17,7 @@ from ..params import (
     OverwriteUnread,
 )
 from ..port import NotebookPort
-from ..proposals import diff_lines
+from ..propose_mode import diff_lines
 from ..registry import CallContext, tool
 from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes

@@ -8,7 +8,12 @@ from typing_extensions import NotRequired, TypedDict
 from .. import limits
 from ..access import notebook_not_found
 from ..errors import ErrorCode, ToolError
-from ..execution import (
+from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
+from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
+from ..params import NotebookPath
+from ..port import NotebookPort
+from ..registry import CallContext, tool
+from ..run_summaries import (
     ErrorDetails,
     Target,
     add_error_details,
@@ -17,11 +22,6 @@ from ..execution import (
     select_targets,
     summarize_outputs,
 )
-from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
-from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
-from ..params import NotebookPath
-from ..port import NotebookPort
-from ..registry import CallContext, tool
 from ..schema import Arguments, list_bound
 from ..shapes import DiffKind, KernelInfo, KernelStatus, NotebookInfo, ProposalOutcome
 from ..views import CellRecord

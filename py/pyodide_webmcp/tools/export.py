@@ -5,7 +5,7 @@ from typing import Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..export import export_markdown
+from ..markdown_export import export_markdown
 from ..notebooks import READ_ERRORS, read_notebook
 from ..params import NotebookPath
 from ..registry import CallContext, tool

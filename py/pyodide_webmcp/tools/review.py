@@ -26,7 +26,7 @@ from ..port import NotebookPort, NotebookReader
 from ..positions import editor_range, strict_offset
 from ..provenance import iso_now
 from ..registry import CallContext, tool
-from ..review import (
+from ..review_threads import (
     AGENT_AUTHOR,
     AnchorKind,
     AnchorStatus,

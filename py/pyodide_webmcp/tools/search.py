@@ -3,12 +3,12 @@
 from pydantic import Field
 
 from .. import limits
+from ..cell_search import Match, compile_query, find
 from ..notebooks import READ_ERRORS, info_of, read_notebook
 from ..paging import OffsetPage, offset_page
 from ..params import NotebookPath, Offset
 from ..registry import CallContext, tool
 from ..schema import Arguments, text_bound
-from ..search import Match, compile_query, find
 from ..shapes import NotebookInfo
 
 

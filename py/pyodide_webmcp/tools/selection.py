@@ -4,7 +4,7 @@ from typing import Optional
 
 from ..notebooks import live_cell
 from ..registry import CallContext, tool
-from ..review import output_fingerprint
+from ..review_threads import output_fingerprint
 from ..schema import NoArguments
 from ..shapes import OutputSelection
 

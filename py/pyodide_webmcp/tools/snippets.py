@@ -7,16 +7,16 @@ from typing_extensions import NotRequired, TypedDict
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
-from ..execution import add_error_details, error_details, summarize_outputs
 from ..kernels import KERNEL_LOSSES, KernelLoss
 from ..notebooks import WRITE_ERRORS, resolve_notebook
 from ..outputs import serialize_outputs
 from ..params import NotebookPath
 from ..provenance import iso_now
 from ..registry import CallContext, tool
+from ..run_summaries import add_error_details, error_details, summarize_outputs
 from ..schema import Arguments, require_max_bytes, text_bound
 from ..shapes import OutputSnapshot
-from ..snippets import SnippetOutputs, SnippetStatus
+from ..snippet_outputs import SnippetOutputs, SnippetStatus
 from .execution import no_kernel
 
 LOST: dict[KernelLoss, tuple[ErrorCode, SnippetStatus]] = {

@@ -2,7 +2,7 @@
 
 import json
 
-from pyodide_webmcp.calls import CallTable
+from pyodide_webmcp.call_budget import CallTable
 from pyodide_webmcp.registry import REGISTRY, CallContext
 
 from tests.unit.aio import run

@@ -1,9 +1,9 @@
-"""export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
+"""markdown_export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
 
 import json
 
 from pyodide_webmcp import limits
-from pyodide_webmcp.export import export_markdown, fence_for
+from pyodide_webmcp.markdown_export import export_markdown, fence_for
 from pyodide_webmcp.views import CellRecord
 
 

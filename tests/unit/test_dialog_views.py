@@ -1,8 +1,8 @@
-"""dialogs.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
+"""dialog_views.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
 
 import pytest
 from pyodide_webmcp import limits
-from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
+from pyodide_webmcp.dialog_views import Dialog, choose_button, choose_dialog, view
 from pyodide_webmcp.errors import ErrorCode, ToolError
 
 from tests.unit.memory_lab import dialog

@@ -1,9 +1,9 @@
-"""search.py: finding text in cells and outputs, with patterns that cannot freeze the page."""
+"""cell_search.py: finding text in cells and outputs, with patterns that cannot freeze the page."""
 
 import pytest
 from pyodide_webmcp import limits
+from pyodide_webmcp.cell_search import compile_query, find
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.search import compile_query, find
 from pyodide_webmcp.views import CellRecord
 
 

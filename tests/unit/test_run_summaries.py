@@ -1,9 +1,9 @@
-"""execution.py: which cells a run targets, and a run's outcome in one bounded line."""
+"""run_summaries.py: which cells a run targets, and a run's outcome in one bounded line."""
 
 import pytest
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.execution import (
+from pyodide_webmcp.run_summaries import (
     Target,
     error_details,
     needs_kernel,

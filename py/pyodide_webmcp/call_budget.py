@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Literal, Optional, Sequence
 from typing_extensions import NotRequired, TypedDict, Unpack
 
 from . import limits
-from .dialogs import Dialog, DialogView, view
+from .dialog_views import Dialog, DialogView, view
 from .errors import ErrorCode, ToolError
 from .text import one_line
 
