@@ -5,8 +5,8 @@ from typing import Any, Sequence
 
 from . import limits
 from .outputs import serialize_output
+from .port import CellRecord
 from .text import json_size
-from .views import CellRecord
 
 _BACKTICK_RUNS = re.compile(r"`+")
 

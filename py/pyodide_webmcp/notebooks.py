@@ -14,10 +14,10 @@ from .access import (
 from .errors import ErrorCode, ToolError
 from .filenotebook import FileNotebook
 from .paths import is_notebook_path, normalize_path
-from .port import LabPort, NotebookPort, NotebookReader
+from .port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
 from .review_threads import LiveCell, ReviewStore, StoredAnchor, counts
 from .shapes import FocusContext, NotebookInfo, ReviewCounts
-from .views import CellRecord, cell_list, focus_context, notebook_info
+from .views import focus_context, notebook_info
 
 READ_ERRORS = (
     ErrorCode.NO_ACTIVE_NOTEBOOK,

@@ -14,12 +14,11 @@ from typing import Any, Optional
 from pyodide_webmcp.access import cell_access, notebook_access
 from pyodide_webmcp.dialog_views import Dialog
 from pyodide_webmcp.owner_settings import AccessDefaults
-from pyodide_webmcp.port import CommandInfo
+from pyodide_webmcp.port import CellList, CellRecord, CommandInfo, EditorState
 from pyodide_webmcp.provenance import add_history
 from pyodide_webmcp.registry import REGISTRY, CallContext
 from pyodide_webmcp.shapes import KernelInfo
 from pyodide_webmcp.snippet_outputs import SnippetLog, SnippetOutputs
-from pyodide_webmcp.views import CellList, CellRecord, EditorState
 
 from tests.unit.aio import run
 

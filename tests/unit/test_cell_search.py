@@ -4,7 +4,7 @@ import pytest
 from pyodide_webmcp import limits
 from pyodide_webmcp.cell_search import compile_query, find
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.views import CellRecord
+from pyodide_webmcp.port import CellRecord
 
 
 @pytest.mark.parametrize("pattern", ["(a+)+", "(x|xy)*", "(?:a*)*b", ".*a.*b.*c", "([ab]+)*"])

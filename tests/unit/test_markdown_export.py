@@ -4,7 +4,7 @@ import json
 
 from pyodide_webmcp import limits
 from pyodide_webmcp.markdown_export import export_markdown, fence_for
-from pyodide_webmcp.views import CellRecord
+from pyodide_webmcp.port import CellRecord
 
 
 def code(cell_id, source, outputs=(), access="write"):

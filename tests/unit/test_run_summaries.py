@@ -3,6 +3,7 @@
 import pytest
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.port import CellRecord
 from pyodide_webmcp.run_summaries import (
     Target,
     error_details,
@@ -11,7 +12,6 @@ from pyodide_webmcp.run_summaries import (
     summarize_outputs,
 )
 from pyodide_webmcp.text import utf8_len
-from pyodide_webmcp.views import CellRecord
 
 RECORDS = [CellRecord(f"c{i}", "code", f"print({i})") for i in range(5)]
 

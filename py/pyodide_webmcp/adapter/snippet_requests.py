@@ -4,7 +4,7 @@ from typing import Any
 
 from pyodide.ffi import create_proxy
 
-from ..run_summaries import ExecutionOutcome, Reply
+from ..port import ExecutionOutcome, Reply
 from ..snippet_outputs import OUTPUT_MESSAGES, SnippetOutputs
 from .ffi import js_value, to_js_object, to_python
 from .kernel_watch import RunCancelled, watch_execution

@@ -14,12 +14,13 @@ from ..notebooks import READ_ERRORS, find_cell, info_of, read_notebook
 from ..outputs import joined
 from ..paging import RangePage, fit, range_page
 from ..params import NotebookPath
+from ..port import CellList
 from ..provenance import HistoryEntry, history_of
 from ..registry import CallContext, tool
 from ..schema import Arguments
 from ..shapes import CellSnapshot, NotebookInfo
 from ..text import json_object
-from ..views import CellList, cell_snapshot
+from ..views import cell_snapshot
 
 
 class GetCellsResult(RangePage):

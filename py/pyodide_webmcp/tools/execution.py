@@ -11,7 +11,7 @@ from ..errors import ErrorCode, ToolError
 from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
 from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
 from ..params import NotebookPath
-from ..port import NotebookPort
+from ..port import CellRecord, NotebookPort
 from ..registry import CallContext, tool
 from ..run_summaries import (
     ErrorDetails,
@@ -24,7 +24,6 @@ from ..run_summaries import (
 )
 from ..schema import Arguments, list_bound
 from ..shapes import DiffKind, KernelInfo, KernelStatus, NotebookInfo, ProposalOutcome
-from ..views import CellRecord
 from ..writes import Plan, reviewed_write
 
 

@@ -22,7 +22,7 @@ from ..notebooks import (
 )
 from ..paging import OffsetPage, fit, offset_page
 from ..params import CellId, NotebookPath, Offset, ThreadId
-from ..port import NotebookPort, NotebookReader
+from ..port import CellList, NotebookPort, NotebookReader
 from ..positions import editor_range, strict_offset
 from ..provenance import iso_now
 from ..registry import CallContext, tool
@@ -46,7 +46,7 @@ from ..review_threads import (
 )
 from ..schema import Arguments, SelectionArgument, require_max_bytes, text_bound
 from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
-from ..views import CellList, cell_snapshot
+from ..views import cell_snapshot
 
 CommentText = Annotated[
     str,
