@@ -3,9 +3,12 @@
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from .. import limits
 from ..access import Access
 from ..notebooks import read_notebook
 from ..registry import CallContext
+from ..schema import require_max_bytes
+from .source_edits import SourceEdit, write_sources, written
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,10 @@ async def read_cells(ctx: CallContext, notebook_path: Optional[str] = None) -> l
 
 async def replace_cell_source(ctx: CallContext, notebook_path: Optional[str], cell_id: str, source: str,
                               expected_source_hash: str) -> dict[str, Any]:
-    """Replace a cell's source through the bridge's own guarded write: refused unless the cell still has
-    `expected_source_hash` and the agent may write it; in Propose mode the human decides first. Returns
-    what jupyter_update_cell returns (the cell with its new sourceHash, or the human's denial)."""
-    from ..tools.editing import UpdateCellArguments, update_cell
-
-    arguments = UpdateCellArguments(notebookPath=notebook_path, cellId=cell_id, source=source,
-                                    expectedSourceHash=expected_source_hash)
-    return dict(await update_cell(arguments, ctx))
+    """Replace a cell's source through the one guarded source write (`source_edits`), as jupyter_update_cell
+    does: refused unless the cell still has `expected_source_hash` and the agent may write it; in Propose mode
+    the human decides first. Returns what jupyter_update_cell returns (the cell with its new sourceHash, or
+    the human's denial)."""
+    require_max_bytes("source", source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    edit = SourceEdit(cell_id, source, expected_source_hash)
+    return dict(await write_sources(ctx, notebook_path, [edit], lambda notebook, ids: written(notebook, ids[0])))

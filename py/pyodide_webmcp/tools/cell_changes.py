@@ -10,6 +10,8 @@ from typing_extensions import NotRequired
 
 from .. import limits
 from ..errors import ErrorCode, ToolError
+from ..kit.guarded_write import Plan, check_source, reviewed_write
+from ..kit.source_edits import STALE_SOURCE
 from ..notebooks import WRITE_ERRORS, find_cell, info_of
 from ..params import CellId, ExpectedSourceHash, NotebookPath
 from ..port import NotebookPort
@@ -19,8 +21,7 @@ from ..remote import require_same_origin
 from ..schema import Arguments, require_max_bytes, text_bound
 from ..shapes import CellRef, NotebookInfo, Outcome, Placement, ProposalOutcome
 from ..views import cell_ref
-from ..writes import Plan, check_source, reviewed_write
-from .editing import CHANGE_ERRORS, STALE
+from .editing import CHANGE_ERRORS
 
 
 class EditResult(ProposalOutcome):
@@ -80,7 +81,7 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         record = records[index]
-        check_source(record, args.expectedSourceHash, STALE)
+        check_source(record, args.expectedSourceHash, STALE_SOURCE)
         source = replaced(record.source, args.old, args.new)
         require_same_origin("new", source, record.type)
 
@@ -114,7 +115,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         if args.expectedSourceHash is not None:
-            check_source(records[index], args.expectedSourceHash, STALE)
+            check_source(records[index], args.expectedSourceHash, STALE_SOURCE)
         reference = find_cell(records, args.referenceCellId, notebook.path)
         target = reference if args.position == "above" else reference + 1
 

@@ -9,6 +9,7 @@ from .. import limits
 from ..access import notebook_not_found
 from ..errors import ErrorCode, ToolError
 from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
+from ..kit.guarded_write import Plan, reviewed_write
 from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
 from ..params import NotebookPath
 from ..port import CellRecord, NotebookPort
@@ -24,7 +25,6 @@ from ..run_summaries import (
 )
 from ..schema import Arguments, list_bound
 from ..shapes import DiffKind, KernelInfo, KernelStatus, NotebookInfo, ProposalOutcome
-from ..writes import Plan, reviewed_write
 
 
 class RunCellsArguments(Arguments):
