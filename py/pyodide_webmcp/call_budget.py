@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Literal, Optional, Sequence
 from typing_extensions import NotRequired, TypedDict, Unpack
 
 from . import limits
-from .dialog_views import Dialog, DialogView, view
+from .dialog_views import Dialog, DialogView, dialog_view
 from .errors import ErrorCode, ToolError
 from .text import one_line
 
@@ -223,11 +223,11 @@ def pending_result(
         "pendingId": call.id,
         "tool": call.tool,
         "since": call.started_at,
-        "message": pending_message(call, budget_seconds, None if dialog is None else view(dialog)),
+        "message": pending_message(call, budget_seconds, None if dialog is None else dialog_view(dialog)),
         "waitingFor": waiting,
     }
     if dialog is not None:
-        result["dialog"] = view(dialog)
+        result["dialog"] = dialog_view(dialog)
     if answered is not None:
         result["answered"] = answered
     return result

@@ -49,7 +49,7 @@ class DialogView(TypedDict):
     error: NotRequired[bool]
 
 
-def view(dialog: Dialog) -> DialogView:
+def dialog_view(dialog: Dialog) -> DialogView:
     """What an agent may know of a dialog: all of its own, only the existence of the human's."""
     if dialog.owner is None:
         return {"id": dialog.id, "owner": "human", "shown": dialog.shown}

@@ -15,7 +15,7 @@ from .errors import ErrorCode, ToolError
 from .filenotebook import FileNotebook
 from .paths import is_notebook_path, normalize_path
 from .port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
-from .review_threads import LiveCell, ReviewStore, StoredAnchor, counts
+from .review_threads import LiveCell, ReviewStore, StoredAnchor, thread_counts
 from .shapes import FocusContext, NotebookInfo, ReviewCounts
 from .views import focus_context, notebook_info
 
@@ -130,7 +130,7 @@ def review_store(notebook: NotebookReader) -> ReviewStore:
 def review_counts(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = None) -> ReviewCounts:
     """Counts of the threads the agent may know of: those on hidden cells do not exist for it."""
     hidden = cell_list(notebook.cells() if records is None else records).hidden_ids
-    return counts(review_store(notebook).visible(hidden))
+    return thread_counts(review_store(notebook).visible(hidden))
 
 
 def info_of(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = None) -> NotebookInfo:

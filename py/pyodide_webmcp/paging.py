@@ -24,7 +24,7 @@ class OffsetPage(TypedDict):
     nextOffset: NotRequired[int]  # only when hasMore
 
 
-def fit(items: Sequence[Item], max_items: int, budget: int = limits.MAX_LISTING_BYTES) -> list[Item]:
+def fit_listing(items: Sequence[Item], max_items: int, budget: int = limits.MAX_LISTING_BYTES) -> list[Item]:
     """The leading items that fit both the count bound and the byte budget (at least one when any)."""
     kept: list[Item] = []
     used = 0

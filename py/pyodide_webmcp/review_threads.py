@@ -252,7 +252,7 @@ class StoredThread:
         }
 
 
-Changed = tuple[dict[str, Any], StoredThread]
+ChangedThread = tuple[dict[str, Any], StoredThread]
 """What a change to a thread gives: the notebook's new stored review entry, and the thread as changed."""
 
 
@@ -310,11 +310,11 @@ class ReviewStore:
         entry["threads"] = threads
         return entry
 
-    def _changed(self, thread: StoredThread, raw: dict[str, Any]) -> Changed:
+    def _changed(self, thread: StoredThread, raw: dict[str, Any]) -> ChangedThread:
         entry = self._entry_with(raw, thread.index)
         return entry, _written(thread.index, raw)
 
-    def create(self, anchor: dict[str, Any], body: str, author: Author, now: str) -> Changed:
+    def create(self, anchor: dict[str, Any], body: str, author: Author, now: str) -> ChangedThread:
         raw: dict[str, Any] = {
             "id": new_id(),
             "status": "open",
@@ -327,19 +327,19 @@ class ReviewStore:
         entry = self._entry_with(raw, None)
         return entry, _written(index, raw)
 
-    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> Changed:
+    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> ChangedThread:
         raw = {**thread.raw, "messages": [*thread.raw["messages"], _new_message(body, author, now)], "updatedAt": now}
         return self._changed(thread, raw)
 
     def set_status(
         self, thread: StoredThread, status: ThreadStatus, now: str, closing: Optional[tuple[str, Author]] = None
-    ) -> Changed:
+    ) -> ChangedThread:
         messages = thread.raw["messages"]
         if closing is not None:
             messages = [*messages, _new_message(closing[0], closing[1], now)]
         return self._changed(thread, {**thread.raw, "messages": messages, "status": status, "updatedAt": now})
 
-    def reanchor(self, thread: StoredThread, anchor: dict[str, Any], now: str) -> Changed:
+    def reanchor(self, thread: StoredThread, anchor: dict[str, Any], now: str) -> ChangedThread:
         return self._changed(thread, {**thread.raw, "anchor": anchor, "updatedAt": now})
 
 
@@ -572,7 +572,7 @@ def public_thread(thread: StoredThread, only_last: Optional[int] = None) -> tupl
     return shown, omitted
 
 
-def counts(threads: Sequence[StoredThread]) -> ReviewCounts:
+def thread_counts(threads: Sequence[StoredThread]) -> ReviewCounts:
     return {"openThreads": sum(t.status == "open" for t in threads), "totalThreads": len(threads)}
 
 

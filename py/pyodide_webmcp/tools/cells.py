@@ -12,7 +12,7 @@ from ..envelope import WithImages
 from ..errors import ErrorCode, ToolError
 from ..notebooks import READ_ERRORS, find_cell, info_of, read_notebook
 from ..outputs import joined
-from ..paging import RangePage, fit, range_page
+from ..paging import RangePage, fit_listing, range_page
 from ..params import NotebookPath
 from ..port import CellList
 from ..provenance import HistoryEntry, history_of
@@ -115,7 +115,7 @@ async def get_cells(
                       source_offset=args.sourceOffset)
         for index, cell in zip(candidates, raw)
     ]
-    cells = fit(snapshots, limits.MAX_CELLS_RETURNED)
+    cells = fit_listing(snapshots, limits.MAX_CELLS_RETURNED)
     result: GetCellsResult = {
         "notebook": info_of(notebook, records),
         "cells": cells,
@@ -179,5 +179,5 @@ async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAcces
             summaries.append(
                 {"cellId": records[index].id, "index": index, "access": access, "history": history_of(cell.get("metadata"))}
             )
-    cells = fit(summaries, limits.MAX_CELLS_RETURNED)
+    cells = fit_listing(summaries, limits.MAX_CELLS_RETURNED)
     return {"notebook": info_of(notebook, records), "cells": cells, **listing(selection, len(cells), len(records))}

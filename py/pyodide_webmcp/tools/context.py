@@ -6,7 +6,7 @@ from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from ..call_budget import CallSummary
-from ..dialog_views import DialogView, view
+from ..dialog_views import DialogView, dialog_view
 from ..errors import ErrorCode, ToolError
 from ..notebooks import (
     READ_ERRORS,
@@ -68,7 +68,7 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     pending = [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else []
     if pending:
         activity["pending"] = pending
-    dialogs = [view(dialog) for dialog in lab.dialogs.open_dialogs()]
+    dialogs = [dialog_view(dialog) for dialog in lab.dialogs.open_dialogs()]
     if dialogs:
         activity["dialogs"] = dialogs
     if proposals.enabled:

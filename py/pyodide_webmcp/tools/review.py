@@ -20,7 +20,7 @@ from ..notebooks import (
     resolve_notebook,
     review_store,
 )
-from ..paging import OffsetPage, fit, offset_page
+from ..paging import OffsetPage, fit_listing, offset_page
 from ..params import CellId, NotebookPath, Offset, ThreadId
 from ..port import CellList, NotebookPort, NotebookReader
 from ..positions import editor_range, strict_offset
@@ -30,7 +30,7 @@ from ..review_threads import (
     AGENT_AUTHOR,
     AnchorKind,
     AnchorStatus,
-    Changed,
+    ChangedThread,
     ReviewStore,
     StoredThread,
     Thread,
@@ -38,10 +38,10 @@ from ..review_threads import (
     ThreadSummary,
     anchor_status,
     cell_anchor,
-    counts,
     output_anchor,
     public_thread,
     range_anchor,
+    thread_counts,
     thread_summary,
 )
 from ..schema import Arguments, SelectionArgument, require_max_bytes, text_bound
@@ -136,14 +136,14 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
         selected = [t for t in selected if t.cell_id == records[active].id]
     selected.sort(key=lambda t: t.created_at, reverse=True)
     page = selected[args.offset : args.offset + args.limit]
-    summaries = fit(
+    summaries = fit_listing(
         [thread_summary(t, anchor_status(t.anchor, anchored_cell(notebook, records, t.anchor))) for t in page],
         args.limit,
     )
     remaining = len(selected) - args.offset - len(summaries)
     return {
         "notebookPath": notebook.path,
-        "counts": counts(threads),
+        "counts": thread_counts(threads),
         "threads": summaries,
         "truncated": remaining > 0,
         "omittedCount": max(0, remaining),
@@ -297,7 +297,7 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
     notebook.set_review_entry(entry)
     return {
         **_thread_result(notebook, thread),
-        "counts": counts(ReviewStore(entry).visible(records.hidden_ids)),
+        "counts": thread_counts(ReviewStore(entry).visible(records.hidden_ids)),
     }
 
 
@@ -305,7 +305,7 @@ class ReplyArguments(ThreadArguments):
     message: CommentText
 
 
-ThreadChange = Callable[[ReviewStore, StoredThread, str], Changed]
+ThreadChange = Callable[[ReviewStore, StoredThread, str], ChangedThread]
 """A change to a thread, given the store, the thread and the time now."""
 
 
