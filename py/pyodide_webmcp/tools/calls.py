@@ -5,13 +5,21 @@ from typing import Any, Optional, Union
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from .. import limits
-from ..call_budget import Answered, unknown_call, wait_for
-from ..dialog_views import choose_button, choose_dialog
-from ..envelope import Delivered, failure, success
-from ..errors import ErrorCode
-from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..kit import (
+    Answered,
+    Arguments,
+    CallContext,
+    Delivered,
+    ErrorCode,
+    choose_button,
+    choose_dialog,
+    failure,
+    limits,
+    success,
+    tool,
+    unknown_call,
+    wait_for,
+)
 
 BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
 

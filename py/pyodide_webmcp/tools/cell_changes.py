@@ -8,19 +8,35 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..kit.guarded_write import Plan, check_source, reviewed_write
-from ..kit.source_edits import STALE_SOURCE
-from ..notebooks import WRITE_ERRORS, find_cell, info_of
-from ..params import CellId, ExpectedSourceHash, NotebookPath
+from ..kit import (
+    STALE_SOURCE,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    CellId,
+    CellRef,
+    ErrorCode,
+    ExpectedSourceHash,
+    NotebookInfo,
+    NotebookPath,
+    Outcome,
+    Placement,
+    Plan,
+    ProposalOutcome,
+    ToolError,
+    cell_ref,
+    check_source,
+    diff_lines,
+    find_cell,
+    info_of,
+    limits,
+    require_max_bytes,
+    require_same_origin,
+    reviewed_write,
+    text_bound,
+    tool,
+)
 from ..port import NotebookPort
-from ..propose_mode import diff_lines
-from ..registry import CallContext, tool
-from ..remote import require_same_origin
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellRef, NotebookInfo, Outcome, Placement, ProposalOutcome
-from ..views import cell_ref
 from .editing import CHANGE_ERRORS
 
 

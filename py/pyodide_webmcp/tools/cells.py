@@ -6,21 +6,32 @@ from typing import Any, Optional, Union
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from .. import limits
-from ..access import VisibleAccess
-from ..envelope import WithImages
-from ..errors import ErrorCode, ToolError
-from ..notebooks import READ_ERRORS, find_cell, info_of, read_notebook
-from ..outputs import joined
-from ..paging import RangePage, fit_listing, range_page
-from ..params import NotebookPath
+from ..kit import (
+    READ_ERRORS,
+    Arguments,
+    CallContext,
+    CellSnapshot,
+    ErrorCode,
+    HistoryEntry,
+    NotebookInfo,
+    NotebookPath,
+    RangePage,
+    ToolError,
+    VisibleAccess,
+    WithImages,
+    cell_snapshot,
+    find_cell,
+    fit_listing,
+    history_of,
+    info_of,
+    joined,
+    json_object,
+    limits,
+    range_page,
+    read_notebook,
+    tool,
+)
 from ..port import CellList
-from ..provenance import HistoryEntry, history_of
-from ..registry import CallContext, tool
-from ..schema import Arguments
-from ..shapes import CellSnapshot, NotebookInfo
-from ..text import json_object
-from ..views import cell_snapshot
 
 
 class GetCellsResult(RangePage):

@@ -5,12 +5,21 @@ from typing import Any, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..commandargs import check_arguments
-from ..errors import ErrorCode, ToolError
-from ..registry import CallContext, tool
-from ..schema import Arguments, NoArguments, text_bound
-from ..text import clamp_chars, clamp_utf8, json_size, one_line
+from ..kit import (
+    Arguments,
+    CallContext,
+    ErrorCode,
+    NoArguments,
+    ToolError,
+    clamp_chars,
+    clamp_utf8,
+    json_size,
+    limits,
+    one_line,
+    text_bound,
+    tool,
+)
+from ._command_arguments import check_arguments
 
 
 def not_allowed(command_id: str) -> ToolError:

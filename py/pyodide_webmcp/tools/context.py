@@ -5,22 +5,33 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..call_budget import CallSummary
-from ..dialog_views import DialogView, dialog_view
-from ..errors import ErrorCode, ToolError
-from ..notebooks import (
+from ..kit import (
     READ_ERRORS,
+    Arguments,
+    CallContext,
+    CallSummary,
+    CellId,
+    DialogView,
+    ErrorCode,
+    FocusContext,
+    KernelInfo,
+    NoArguments,
+    NotebookInfo,
+    NotebookPath,
+    Position,
+    PositionArgument,
+    ReviewCounts,
+    SelectionArgument,
+    ToolError,
+    dialog_view,
+    editor_coordinates,
     find_cell,
     focus_of,
     info_of,
     resolve_notebook,
     review_counts,
+    tool,
 )
-from ..params import CellId, NotebookPath
-from ..positions import editor_coordinates
-from ..registry import CallContext, tool
-from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument
-from ..shapes import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
 
 
 class Workspace(TypedDict):

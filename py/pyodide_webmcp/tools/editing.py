@@ -6,39 +6,42 @@ from typing import Optional, Union
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..kit.guarded_write import Plan, check_source, reviewed_write
-from ..kit.source_edits import (
+from ..kit import (
+    CELL_TYPES,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    CellId,
     CellResult,
+    CellSource,
     CellsResult,
+    CellType,
+    DiffKind,
+    ErrorCode,
+    ExpectedSourceHash,
+    NotebookInfo,
+    NotebookPath,
+    Outcome,
+    OverwriteUnread,
+    Placement,
+    Plan,
+    ProposalOutcome,
     SourceEdit,
+    ToolError,
+    check_source,
+    find_cell,
+    info_of,
+    is_cell_type,
+    limits,
+    require_max_bytes,
+    require_same_origin,
+    reviewed_write,
+    tool,
     write_sources,
     written,
     written_refs,
 )
-from ..notebooks import WRITE_ERRORS, find_cell, info_of
-from ..params import (
-    CellId,
-    CellSource,
-    ExpectedSourceHash,
-    NotebookPath,
-    OverwriteUnread,
-)
 from ..port import NotebookPort
-from ..registry import CallContext, tool
-from ..remote import require_same_origin
-from ..schema import Arguments, require_max_bytes
-from ..shapes import (
-    CELL_TYPES,
-    CellType,
-    DiffKind,
-    NotebookInfo,
-    Outcome,
-    Placement,
-    ProposalOutcome,
-    is_cell_type,
-)
 
 CHANGE_ERRORS = (*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL,
                  ErrorCode.PROPOSAL_ALREADY_PENDING)

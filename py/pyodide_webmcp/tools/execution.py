@@ -5,16 +5,33 @@ from typing import Literal, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..access import notebook_not_found
-from ..errors import ErrorCode, ToolError
-from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
-from ..kit.guarded_write import Plan, reviewed_write
-from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
-from ..params import NotebookPath
+from ..kit import (
+    KERNEL_LOSSES,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    DiffKind,
+    ErrorCode,
+    KernelInfo,
+    KernelLoss,
+    KernelStatus,
+    NotebookInfo,
+    NotebookPath,
+    Plan,
+    ProposalOutcome,
+    ToolError,
+    info_of,
+    limits,
+    list_bound,
+    match_kernel,
+    no_active_notebook,
+    notebook_not_found,
+    resolve_notebook,
+    reviewed_write,
+    tool,
+)
 from ..port import CellRecord, NotebookPort
-from ..registry import CallContext, tool
-from ..run_summaries import (
+from ._run_summaries import (
     ErrorDetails,
     Target,
     add_error_details,
@@ -23,8 +40,6 @@ from ..run_summaries import (
     select_targets,
     summarize_outputs,
 )
-from ..schema import Arguments, list_bound
-from ..shapes import DiffKind, KernelInfo, KernelStatus, NotebookInfo, ProposalOutcome
 
 
 class RunCellsArguments(Arguments):

@@ -5,11 +5,8 @@ from typing import Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..markdown_export import export_markdown
-from ..notebooks import READ_ERRORS, read_notebook
-from ..params import NotebookPath
-from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..kit import READ_ERRORS, Arguments, CallContext, NotebookPath, read_notebook, tool
+from ._markdown_export import export_markdown
 
 
 class ExportArguments(Arguments):

@@ -6,16 +6,29 @@ from typing import Any, Literal, Optional, get_args
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..kernels import match_kernel
-from ..notebooks import WRITE_ERRORS, info_of, resolve_notebook
-from ..paging import OffsetPage, offset_page
-from ..params import NotebookPath, Offset
-from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
-from ..registry import CallContext, tool
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import KernelInfo, NotebookInfo
+from ..kit import (
+    NOTEBOOK_SUFFIX,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    ErrorCode,
+    KernelInfo,
+    NotebookInfo,
+    NotebookPath,
+    Offset,
+    OffsetPage,
+    ToolError,
+    info_of,
+    join_path,
+    limits,
+    match_kernel,
+    normalize_path,
+    offset_page,
+    require_max_bytes,
+    resolve_notebook,
+    text_bound,
+    tool,
+)
 
 EntryType = Literal["directory", "notebook", "file"]
 ENTRY_TYPES: tuple[EntryType, ...] = get_args(EntryType)

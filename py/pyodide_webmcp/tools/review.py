@@ -6,47 +6,59 @@ from typing import Any, Callable, Literal, Optional
 from pydantic import Field
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from .. import limits
-from ..access import Intent, guard_cell
-from ..errors import ErrorCode, ToolError
-from ..notebooks import (
+from ..kit import (
+    AGENT_AUTHOR,
     READ_ERRORS,
     WRITE_ERRORS,
-    anchored_cell,
-    find_cell,
-    info_of,
-    live_cell,
-    read_notebook,
-    resolve_notebook,
-    review_store,
-)
-from ..paging import OffsetPage, fit_listing, offset_page
-from ..params import CellId, NotebookPath, Offset, ThreadId
-from ..port import CellList, NotebookPort, NotebookReader
-from ..positions import editor_range, strict_offset
-from ..provenance import iso_now
-from ..registry import CallContext, tool
-from ..review_threads import (
-    AGENT_AUTHOR,
     AnchorKind,
     AnchorStatus,
+    Arguments,
+    CallContext,
+    CellId,
+    CellSnapshot,
     ChangedThread,
+    ErrorCode,
+    Intent,
+    NotebookInfo,
+    NotebookPath,
+    Offset,
+    OffsetPage,
+    ReviewCounts,
     ReviewStore,
+    SelectionArgument,
     StoredThread,
     Thread,
+    ThreadId,
     ThreadStatus,
     ThreadSummary,
+    ToolError,
     anchor_status,
+    anchored_cell,
     cell_anchor,
+    cell_snapshot,
+    editor_range,
+    find_cell,
+    fit_listing,
+    guard_cell,
+    info_of,
+    iso_now,
+    limits,
+    live_cell,
+    offset_page,
     output_anchor,
     public_thread,
     range_anchor,
+    read_notebook,
+    require_max_bytes,
+    resolve_notebook,
+    review_store,
+    strict_offset,
+    text_bound,
     thread_counts,
     thread_summary,
+    tool,
 )
-from ..schema import Arguments, SelectionArgument, require_max_bytes, text_bound
-from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
-from ..views import cell_snapshot
+from ..port import CellList, NotebookPort, NotebookReader
 
 CommentText = Annotated[
     str,

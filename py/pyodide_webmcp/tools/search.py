@@ -2,14 +2,22 @@
 
 from pydantic import Field
 
-from .. import limits
-from ..cell_search import Match, compile_query, find
-from ..notebooks import READ_ERRORS, info_of, read_notebook
-from ..paging import OffsetPage, offset_page
-from ..params import NotebookPath, Offset
-from ..registry import CallContext, tool
-from ..schema import Arguments, text_bound
-from ..shapes import NotebookInfo
+from ..kit import (
+    READ_ERRORS,
+    Arguments,
+    CallContext,
+    NotebookInfo,
+    NotebookPath,
+    Offset,
+    OffsetPage,
+    info_of,
+    limits,
+    offset_page,
+    read_notebook,
+    text_bound,
+    tool,
+)
+from ._cell_search import Match, compile_query, find
 
 
 class SearchArguments(Arguments):

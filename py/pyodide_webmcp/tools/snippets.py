@@ -5,18 +5,27 @@ from typing import Literal, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..kernels import KERNEL_LOSSES, KernelLoss
-from ..notebooks import WRITE_ERRORS, resolve_notebook
-from ..outputs import serialize_outputs
-from ..params import NotebookPath
-from ..provenance import iso_now
-from ..registry import CallContext, tool
-from ..run_summaries import add_error_details, error_details, summarize_outputs
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import OutputSnapshot
-from ..snippet_outputs import SnippetOutputs, SnippetStatus
+from ..kit import (
+    KERNEL_LOSSES,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    ErrorCode,
+    KernelLoss,
+    NotebookPath,
+    OutputSnapshot,
+    SnippetOutputs,
+    SnippetStatus,
+    ToolError,
+    iso_now,
+    limits,
+    require_max_bytes,
+    resolve_notebook,
+    serialize_outputs,
+    text_bound,
+    tool,
+)
+from ._run_summaries import add_error_details, error_details, summarize_outputs
 from .execution import no_kernel
 
 LOST: dict[KernelLoss, tuple[ErrorCode, SnippetStatus]] = {

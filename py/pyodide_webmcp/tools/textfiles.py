@@ -2,15 +2,20 @@
 
 from pydantic import Field
 
-from .. import limits
-from ..access import notebook_access
-from ..errors import ErrorCode, ToolError
-from ..paging import OffsetPage
-from ..params import Offset
-from ..paths import is_notebook_path, normalize_path
-from ..registry import CallContext, tool
-from ..schema import Arguments
-from ..textfile import is_binary, page_lines
+from ..kit import (
+    Arguments,
+    CallContext,
+    ErrorCode,
+    Offset,
+    OffsetPage,
+    ToolError,
+    is_notebook_path,
+    limits,
+    normalize_path,
+    notebook_access,
+    tool,
+)
+from ._text_file_pages import is_binary, page_lines
 
 
 class ReadFileArguments(Arguments):

@@ -5,12 +5,17 @@ from typing import Any, Optional, Sequence
 
 from typing_extensions import TypedDict
 
-from . import limits
-from .access import cell_not_found, guard_cell
-from .errors import ErrorCode, ToolError
-from .outputs import serialize_output
-from .port import CellRecord
-from .text import clamp_chars, one_line
+from ..kit import (
+    ErrorCode,
+    ToolError,
+    cell_not_found,
+    clamp_chars,
+    guard_cell,
+    limits,
+    one_line,
+    serialize_output,
+)
+from ..port import CellRecord
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,15 @@ else:
 
 from typing_extensions import NotRequired, TypedDict
 
-from . import limits
-from .errors import ErrorCode, ToolError
-from .outputs import serialize_output
-from .port import CellRecord
-from .text import clamp_chars, strip_ansi
+from ..kit import (
+    ErrorCode,
+    ToolError,
+    clamp_chars,
+    limits,
+    serialize_output,
+    strip_ansi,
+)
+from ..port import CellRecord
 
 _REPEATS = {sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT}
 _NESTING = {sre_parse.SUBPATTERN, sre_parse.BRANCH, sre_parse.ASSERT, sre_parse.ASSERT_NOT}
