@@ -269,6 +269,10 @@ class MemoryLab:
     def kernel_specs(self):
         return "python", [("python", "python")]
 
+    async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
+        """The image as MCP image content, as it is (no canvas here to downscale it in)."""
+        return {"type": "image", "data": data, "mimeType": mime}
+
     def output_selection_record(self):
         return None
 

@@ -127,3 +127,22 @@ def test_every_relative_import_names_something_its_module_defines():
                 if alias.name not in defined | subpackages
             ]
     assert missing == []
+
+
+def memory_objects() -> dict[str, object]:
+    lab = MemoryLab(MemoryNotebook("n.ipynb", [cell("a = 1")]))
+    return {"NotebookPort": lab.notebooks["n.ipynb"], "LabPort": lab, "ProposalsPort": lab.proposals,
+            "DialogsPort": lab.dialogs, "CommandsPort": lab.commands}
+
+
+@pytest.mark.parametrize("protocol", ["NotebookPort", "LabPort", "ProposalsPort", "DialogsPort", "CommandsPort"])
+def test_the_in_memory_lab_implements_every_member_of_the_port(protocol):
+    """The unit tests' lab stands in for the adapter only while it offers what the port declares, as declared."""
+    implementation = memory_objects()[protocol]
+    declared = protocol_members(getattr(port, protocol))
+    missing = sorted(name for name in declared if not hasattr(implementation, name))
+    assert not missing, f"{type(implementation).__name__} lacks {missing}"
+    mismatched = [name for name, is_async in declared.items()
+                  if callable(getattr(implementation, name)) and inspect.ismethod(getattr(implementation, name))
+                  and inspect.iscoroutinefunction(getattr(implementation, name)) != is_async]
+    assert not mismatched, f"async-ness differs for {mismatched}"
