@@ -4,8 +4,9 @@ A listing keeps at most its count bound and what fits its byte budget; index
 ranges continue with `nextStartIndex`, other listings with `nextOffset`.
 """
 
-from typing import Optional, Sequence, TypeVar
+from typing import Annotated, Optional, Sequence, TypeVar
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from . import limits
@@ -15,13 +16,17 @@ Item = TypeVar("Item")
 
 
 class RangePage(TypedDict):
-    hasMore: bool
-    nextStartIndex: NotRequired[int]  # only when hasMore
+    hasMore: Annotated[bool, Field(description=(
+        "Whether more items exist beyond this page (see nextStartIndex or nextOffset)."))]
+    nextStartIndex: NotRequired[Annotated[int, Field(description=(
+        "Pass it as startIndex to read the next page (only when hasMore)."))]]
 
 
 class OffsetPage(TypedDict):
-    hasMore: bool
-    nextOffset: NotRequired[int]  # only when hasMore
+    hasMore: Annotated[bool, Field(description=(
+        "Whether more items exist beyond this page (see nextStartIndex or nextOffset)."))]
+    nextOffset: NotRequired[Annotated[int, Field(description=(
+        "Pass it as offset to read the next page (only when hasMore)."))]]
 
 
 def fit_listing(items: Sequence[Item], max_items: int, budget: int = limits.MAX_LISTING_BYTES) -> list[Item]:

@@ -6,8 +6,9 @@ write it, and in Propose mode the human sees the diff first.
 """
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, TypeVar
+from typing import Annotated, Callable, Optional, Sequence, TypeVar
 
+from pydantic import Field
 from typing_extensions import NotRequired
 
 from ..errors import ErrorCode, ToolError
@@ -36,17 +37,21 @@ Written = TypeVar("Written", bound=ProposalOutcome)
 class CellResult(ProposalOutcome):
     """One written cell, its source included (clients read it back), or the human's denial."""
 
-    notebook: NotRequired[NotebookInfo]
-    cell: NotRequired[CellSnapshot]
-    status: NotRequired[Outcome]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    cell: NotRequired[Annotated[CellSnapshot, Field(description="The cell as it is now.")]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 class CellsResult(ProposalOutcome):
     """Several written cells, without the sources just sent, or the human's denial."""
 
-    notebook: NotRequired[NotebookInfo]
-    cells: NotRequired[list[CellRef]]
-    status: NotRequired[Outcome]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    cells: NotRequired[Annotated[list[CellRef], Field(description="The cells, in notebook order.")]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 def written(notebook: NotebookPort, cell_id: str) -> CellResult:

@@ -1,6 +1,6 @@
 """Long work and dialogs: getting the result of a call that went on past the budget, and answering its dialogs."""
 
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -69,8 +69,8 @@ class AnswerArguments(Arguments):
 class AnswerResult(TypedDict, total=False):
     """The owning call's result (its tool's shape, or pending) with `answered`; else {success, answered}."""
 
-    success: bool
-    answered: Answered
+    success: Annotated[bool, Field(description="The answer was given.")]
+    answered: Annotated[Answered, Field(description="The dialog and button this answer pressed.")]
 
 
 def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]:

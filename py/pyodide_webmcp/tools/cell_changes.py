@@ -3,7 +3,7 @@
 Each goes through the guarded, reviewable write (writes.py) and is recorded in the cell's provenance.
 """
 
-from typing import Optional
+from typing import Annotated, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired
@@ -41,9 +41,11 @@ from .editing import CHANGE_ERRORS
 
 
 class EditResult(ProposalOutcome):
-    notebook: NotRequired[NotebookInfo]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
     cell: NotRequired[CellRef]
-    status: NotRequired[Outcome]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 def changed(notebook: NotebookPort, cell_id: str) -> EditResult:
@@ -158,9 +160,11 @@ class ClearOutputsArguments(Arguments):
 
 
 class ClearOutputsResult(ProposalOutcome):
-    notebook: NotRequired[NotebookInfo]
-    clearedCellIds: NotRequired[list[str]]
-    status: NotRequired[Outcome]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    clearedCellIds: NotRequired[Annotated[list[str], Field(description="The code cells whose outputs were cleared.")]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 @tool("jupyter_clear_outputs", "Clear outputs", read_only=False, destructive=True, idempotent=True, reviewed=True,

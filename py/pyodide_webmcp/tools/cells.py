@@ -1,7 +1,7 @@
 """Reading cells, and the access the owner gave the agent to each."""
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -35,11 +35,13 @@ from ..port import CellList
 
 
 class GetCellsResult(RangePage):
-    notebook: NotebookInfo
-    cells: list[CellSnapshot]
-    truncated: bool
-    omittedCount: int
-    hiddenCellCount: int
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    cells: Annotated[list[CellSnapshot], Field(description="The cells, in notebook order.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 class CellSelection(Arguments):
@@ -155,18 +157,23 @@ async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict[st
 
 
 class CellAccessSummary(TypedDict):
-    cellId: str
-    index: int
-    access: VisibleAccess
-    history: list[HistoryEntry]
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    index: Annotated[int, Field(description=(
+        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    access: Annotated[VisibleAccess, Field(description=(
+        "What the owner lets the agent do: write (read, edit, run) or read."))]
+    history: Annotated[list[HistoryEntry], Field(description=(
+        "The cell's provenance trail, oldest first (at most 20 entries)."))]
 
 
 class GetCellAccessResult(RangePage):
-    notebook: NotebookInfo
-    cells: list[CellAccessSummary]
-    truncated: bool
-    omittedCount: int
-    hiddenCellCount: int
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    cells: Annotated[list[CellAccessSummary], Field(description="The cells, in notebook order.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool(

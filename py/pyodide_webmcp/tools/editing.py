@@ -1,7 +1,7 @@
 """Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
 sourceHash the agent read and reviewed by the human in Propose mode (writes.py)."""
 
-from typing import Optional, Union
+from typing import Annotated, Optional, Union
 
 from pydantic import Field
 from typing_extensions import NotRequired
@@ -212,10 +212,13 @@ class DeleteCellArguments(Arguments):
 
 
 class DeleteCellResult(ProposalOutcome):
-    notebook: NotRequired[NotebookInfo]
-    deletedCellId: NotRequired[str]
-    activeCellId: NotRequired[Optional[str]]
-    status: NotRequired[Outcome]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    deletedCellId: NotRequired[Annotated[str, Field(description="The id of the cell that was deleted.")]]
+    activeCellId: NotRequired[Annotated[Optional[str], Field(description=(
+        "The active cell's id (null when none, or hidden)."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 @tool(

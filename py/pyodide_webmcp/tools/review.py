@@ -67,9 +67,11 @@ CommentText = Annotated[
 
 
 class ThreadResult(TypedDict):
-    notebookPath: str
-    thread: Thread
-    omittedMessages: int
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    thread: Annotated[Thread, Field(description="The thread, with its first and most recent messages.")]
+    omittedMessages: Annotated[int, Field(description=(
+        "Messages left out between the first and the most recent ones (after a reply, resolve or reopen: "
+        "all but the first and those the call added)."))]
 
 
 def comment_not_found(thread_id: str, path: str) -> ToolError:
@@ -116,12 +118,15 @@ class ListCommentsArguments(Arguments):
 
 
 class ListCommentsResult(OffsetPage):
-    notebookPath: str
-    counts: ReviewCounts
-    threads: list[ThreadSummary]
-    truncated: bool
-    omittedCount: int
-    unreadableThreadCount: int
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    counts: Annotated[ReviewCounts, Field(description=(
+        "How many review threads are open and in all (agent-visible only)."))]
+    threads: Annotated[list[ThreadSummary], Field(description="Thread summaries, newest first.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    unreadableThreadCount: Annotated[int, Field(description=(
+        "Stored threads this bridge cannot read (kept untouched), on cells the agent can see."))]
 
 
 @tool(
@@ -170,13 +175,14 @@ class ThreadArguments(Arguments):
 
 
 class CommentContext(TypedDict):
-    cell: NotRequired[CellSnapshot]
+    cell: NotRequired[Annotated[CellSnapshot, Field(description="The cell as it is now.")]]
 
 
 class GetCommentResult(ThreadResult):
     anchorStatus: AnchorStatus
-    context: CommentContext
-    hiddenCellCount: int
+    context: Annotated[CommentContext, Field(description=(
+        "The anchored cell as it is now (outputs included for an output anchor)."))]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool(
@@ -228,7 +234,8 @@ class CreateCommentArguments(Arguments):
 
 
 class CreateCommentResult(ThreadResult):
-    counts: ReviewCounts
+    counts: Annotated[ReviewCounts, Field(description=(
+        "How many review threads are open and in all (agent-visible only)."))]
 
 
 ANCHOR_FIELDS: dict[AnchorKind, tuple[str, ...]] = {
@@ -383,10 +390,11 @@ async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResul
 
 
 class FocusCommentResult(TypedDict):
-    notebookPath: str
-    threadId: str
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    threadId: Annotated[str, Field(description="The thread's id.")]
     anchorStatus: AnchorStatus
-    notebook: NotebookInfo
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
 
 
 @tool(

@@ -1,5 +1,7 @@
 """Searching a notebook's cells."""
 
+from typing import Annotated
+
 from pydantic import Field
 
 from ..kit import (
@@ -31,10 +33,11 @@ class SearchArguments(Arguments):
 
 
 class SearchResult(OffsetPage):
-    notebook: NotebookInfo
-    matches: list[Match]
-    matchCount: int
-    hiddenCellCount: int
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    matches: Annotated[list[Match], Field(description="The matches, in notebook order.")]
+    matchCount: Annotated[int, Field(description="How many matches there are in all (beyond this page too).")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool("jupyter_search_notebook", "Search a notebook", read_only=True, errors=READ_ERRORS)

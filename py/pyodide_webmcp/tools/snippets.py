@@ -1,6 +1,6 @@
 """The opt-in power tool that runs a code snippet in a notebook's kernel, always in the human's view."""
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
@@ -40,14 +40,17 @@ class RunCodeArguments(Arguments):
 
 
 class RunCodeResult(TypedDict):
-    status: Literal["ok", "error"]
-    notebookPath: str
-    executionCount: NotRequired[Optional[int]]
-    outputs: list[OutputSnapshot]
-    outputsTruncated: bool
-    ename: NotRequired[str]
-    evalue: NotRequired[str]
-    traceback: NotRequired[str]
+    status: Annotated[Literal["ok", "error"], Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+        "The kernel's execution count of the last run (absent or null: not run)."))]]
+    outputs: Annotated[list[OutputSnapshot], Field(description=(
+        "The cell's outputs, bounded (at most 10, text cut to 10 KiB)."))]
+    outputsTruncated: Annotated[bool, Field(description="Some outputs were left out.")]
+    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
+    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
+    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
 
 
 @tool(
