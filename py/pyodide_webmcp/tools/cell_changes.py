@@ -1,6 +1,6 @@
 """Small edits that resend no source: replace one piece of a cell's source, move a cell, clear outputs.
 
-Each goes through the guarded, reviewable write (writes.py) and is recorded in the cell's provenance.
+Each goes through the guarded, reviewable write (kit.reviewed_write) and is recorded in the cell's provenance.
 """
 
 from typing import Annotated, Optional

@@ -1,5 +1,5 @@
 """Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
-sourceHash the agent read and reviewed by the human in Propose mode (writes.py)."""
+sourceHash the agent read and reviewed by the human in Propose mode (the kit's guarded write)."""
 
 from typing import Annotated, Optional, Union
 
