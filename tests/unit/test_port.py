@@ -60,12 +60,13 @@ def test_the_adapter_implements_every_member_of_the_port(protocol):
 
 
 def test_tools_reach_the_lab_only_through_the_port():
-    """Every method a tool calls on ctx.lab or a notebook is declared in the port."""
+    """Every method a tool (or the kit) calls on ctx.lab or a notebook is declared in the port."""
     declared = set()
     for protocol in ("NotebookPort", "LabPort", "ProposalsPort", "DialogsPort", "CommandsPort"):
         declared |= set(protocol_members(getattr(port, protocol)))
     used = set()
-    for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "propose_mode.py"]:
+    for path in [*(PACKAGE / "tools").glob("*.py"), *(PACKAGE / "kit").glob("*.py"), PACKAGE / "notebooks.py",
+                 PACKAGE / "propose_mode.py"]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("notebook", "lab"):
                 used.add(node.attr)
