@@ -17,7 +17,6 @@ STARTUP_MODULES = (
     "pyodide_webmcp.catalog",
     "pyodide_webmcp.schema",
     "pyodide_webmcp.envelope",
-    "pyodide_webmcp.notebooks",
     "pyodide_webmcp.kit",
 )
 """What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what

@@ -1,13 +1,13 @@
-"""views.py: cells, notebooks and the human's focus as agents see them: bounded, hidden cells left out."""
+"""kit/views.py: cells, notebooks and the human's focus as agents see them: bounded, hidden cells left out."""
 
 from pyodide_webmcp import limits
 from pyodide_webmcp.access import (
     METADATA_KEY,
 )
 from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.kit.views import cell_snapshot, focus_context, notebook_info
 from pyodide_webmcp.port import CellRecord, EditorState
 from pyodide_webmcp.text import utf8_len
-from pyodide_webmcp.views import cell_snapshot, focus_context, notebook_info
 
 
 def test_cell_snapshot_bounds_source_and_marks_its_hash_partial():

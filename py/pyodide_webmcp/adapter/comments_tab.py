@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 from pyodide.ffi import create_proxy
 
 from ..errors import ToolError
-from ..notebooks import anchored_cell, review_store
+from ..kit.notebooks import anchored_cell, review_store
 from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
 from ..review_threads import (

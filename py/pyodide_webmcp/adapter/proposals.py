@@ -7,8 +7,8 @@ from pyodide.ffi import create_proxy
 
 from ..call_budget import current_call
 from ..errors import ErrorCode, ToolError
+from ..kit.propose_mode import new_proposal_id
 from ..port import AbortState, NotebookPort
-from ..propose_mode import new_proposal_id
 from ..shapes import DiffKind, OptInReview, Outcome, ReviewedAction
 from .dom import element
 

@@ -40,37 +40,11 @@ from ..dialog_views import DialogView, choose_button, choose_dialog, dialog_view
 from ..envelope import Delivered, WithImages, failure, success
 from ..errors import ErrorCode, ToolError
 from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
-from ..notebooks import (
-    READ_ERRORS,
-    WRITE_ERRORS,
-    anchored_cell,
-    find_cell,
-    focus_of,
-    info_of,
-    live_cell,
-    no_active_notebook,
-    read_notebook,
-    resolve_notebook,
-    review_counts,
-    review_store,
-)
 from ..outputs import joined, serialize_output, serialize_outputs
-from ..paging import OffsetPage, RangePage, fit_listing, offset_page, range_page
-from ..params import (
-    CellId,
-    CellSource,
-    ExpectedSourceHash,
-    NotebookPath,
-    Offset,
-    OverwriteUnread,
-    ThreadId,
-)
 from ..paths import NOTEBOOK_SUFFIX, is_notebook_path, join_path, normalize_path
 from ..positions import editor_coordinates, editor_range, strict_offset
-from ..propose_mode import diff_lines
 from ..provenance import HistoryEntry, history_of, iso_now
 from ..registry import CallContext, tool
-from ..remote import require_same_origin
 from ..review_threads import (
     AGENT_AUTHOR,
     AnchorKind,
@@ -128,8 +102,33 @@ from ..text import (
     strip_ansi,
     utf8_len,
 )
-from ..views import cell_ref, cell_snapshot
+from .arguments import (
+    CellId,
+    CellSource,
+    ExpectedSourceHash,
+    NotebookPath,
+    Offset,
+    OverwriteUnread,
+    ThreadId,
+)
 from .guarded_write import Plan, check_source, reviewed_write
+from .notebooks import (
+    READ_ERRORS,
+    WRITE_ERRORS,
+    anchored_cell,
+    find_cell,
+    focus_of,
+    info_of,
+    live_cell,
+    no_active_notebook,
+    read_notebook,
+    resolve_notebook,
+    review_counts,
+    review_store,
+)
+from .paging import OffsetPage, RangePage, fit_listing, offset_page, range_page
+from .propose_mode import diff_lines
+from .same_origin import require_same_origin
 from .source_edits import (
     STALE_SOURCE,
     CellResult,
@@ -139,6 +138,7 @@ from .source_edits import (
     written,
     written_refs,
 )
+from .views import cell_ref, cell_snapshot
 from .visible_cells import Cell, read_cells, replace_cell_source
 
 __all__ = [

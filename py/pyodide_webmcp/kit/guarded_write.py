@@ -13,12 +13,12 @@ from typing import Awaitable, Callable, Generic, Mapping, Optional, TypeVar, Uni
 from .. import limits
 from ..errors import ErrorCode, ToolError
 from ..hashing import parse_read_hash, read_hash
-from ..notebooks import resolve_notebook
 from ..port import CellRecord, NotebookPort
-from ..propose_mode import Denial, ask_human, denied
 from ..registry import CallContext
 from ..shapes import DiffKind, ReviewedAction
 from ..text import clamp_chars, utf8_len
+from .notebooks import resolve_notebook
+from .propose_mode import Denial, ask_human, denied
 
 Result = TypeVar("Result", bound=Mapping[str, object])
 """A written result's shape: a TypedDict holding the fields of a review too (`shapes.ProposalOutcome`)."""

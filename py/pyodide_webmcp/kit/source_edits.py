@@ -12,11 +12,8 @@ from pydantic import Field
 from typing_extensions import NotRequired
 
 from ..errors import ErrorCode, ToolError
-from ..notebooks import find_cell, info_of
 from ..port import NotebookPort
-from ..propose_mode import diff_lines
 from ..registry import CallContext
-from ..remote import require_same_origin
 from ..shapes import (
     CellRef,
     CellSnapshot,
@@ -26,8 +23,11 @@ from ..shapes import (
     Outcome,
     ProposalOutcome,
 )
-from ..views import cell_ref, cell_snapshot
 from .guarded_write import Plan, check_source, reviewed_write
+from .notebooks import find_cell, info_of
+from .propose_mode import diff_lines
+from .same_origin import require_same_origin
+from .views import cell_ref, cell_snapshot
 
 STALE_SOURCE = "Cell changed since it was read."
 """What STALE_CELL says when a write's expected sourceHash no longer matches."""

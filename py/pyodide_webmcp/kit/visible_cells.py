@@ -5,9 +5,9 @@ from typing import Any, Optional
 
 from .. import limits
 from ..access import Access
-from ..notebooks import read_notebook
 from ..registry import CallContext
 from ..schema import require_max_bytes
+from .notebooks import read_notebook
 from .source_edits import SourceEdit, write_sources, written
 
 

@@ -2,15 +2,15 @@
 
 from typing import Any, Optional, Sequence
 
-from . import limits
-from .access import METADATA_KEY
-from .hashing import read_hash
-from .outputs import joined, serialize_outputs
-from .paths import base_name
-from .port import CellRecord, EditorState, cell_list
-from .positions import editor_position, offset_of
-from .provenance import add_last_edit
-from .shapes import (
+from .. import limits
+from ..access import METADATA_KEY
+from ..hashing import read_hash
+from ..outputs import joined, serialize_outputs
+from ..paths import base_name
+from ..port import CellRecord, EditorState, cell_list
+from ..positions import editor_position, offset_of
+from ..provenance import add_last_edit
+from ..shapes import (
     CellRef,
     CellSnapshot,
     FocusContext,
@@ -18,7 +18,7 @@ from .shapes import (
     Position,
     TextSelection,
 )
-from .text import clamp_utf8, to_json
+from ..text import clamp_utf8, to_json
 
 
 def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> NotebookInfo:

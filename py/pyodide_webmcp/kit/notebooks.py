@@ -2,7 +2,7 @@
 
 from typing import Any, Optional, Sequence
 
-from .access import (
+from ..access import (
     Intent,
     cell_not_found,
     guard_cell,
@@ -11,12 +11,12 @@ from .access import (
     notebook_access,
     notebook_not_found,
 )
-from .errors import ErrorCode, ToolError
-from .filenotebook import FileNotebook
-from .paths import is_notebook_path, normalize_path
-from .port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
-from .review_threads import LiveCell, ReviewStore, StoredAnchor, thread_counts
-from .shapes import FocusContext, NotebookInfo, ReviewCounts
+from ..errors import ErrorCode, ToolError
+from ..filenotebook import FileNotebook
+from ..paths import is_notebook_path, normalize_path
+from ..port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
+from ..review_threads import LiveCell, ReviewStore, StoredAnchor, thread_counts
+from ..shapes import FocusContext, NotebookInfo, ReviewCounts
 from .views import focus_context, notebook_info
 
 READ_ERRORS = (

@@ -1,9 +1,9 @@
-"""remote.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
+"""kit/same_origin.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
 run: image beacons in agent-written markdown cells fired as soon as the cells rendered)."""
 
 import pytest
 from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.remote import remote_reference
+from pyodide_webmcp.kit.same_origin import remote_reference
 
 from tests.unit.memory_lab import MemoryLab, MemoryNotebook, call, cell
 
