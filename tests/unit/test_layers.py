@@ -80,6 +80,20 @@ def test_the_kit_and_the_port_import_nothing_above_them():
             assert upward == [], f"{name} imports {upward}"
 
 
+def test_the_modules_below_the_kit_import_no_layer_above_them():
+    """The pure modules, the port, the registry: they never import the kit, the tools or the adapter (only the
+    package's `start()` does, to serve)."""
+    above = ("pyodide_webmcp.kit", "pyodide_webmcp.tools", "pyodide_webmcp.adapter")
+    upward = [
+        f"{name}: {module}"
+        for name, path in MODULES.items()
+        if name != "pyodide_webmcp" and not name.startswith(above)
+        for _, module in imported_modules(path)
+        if module.startswith(above)
+    ]
+    assert upward == []
+
+
 def test_no_file_name_repeats_across_layers():
     names = Counter(path.name for path in PACKAGE.rglob("*.py") if path.name != "__init__.py")
     assert sorted(name for name, count in names.items() if count > 1) == []

@@ -8,7 +8,9 @@ are read and written through the kit (`read_cells`, `replace_cell_source`), so t
 rules apply: a hidden cell is not there, a read-only one refuses writes, and in Propose mode the human
 reviews an edit before it applies.
 
-What else the built-in tools are written with, each held once in a module below the kit:
+What else the built-in tools are written with, each held once: in the kit's own modules (`arguments`,
+`paging`, `notebooks`, `views`, `propose_mode`, `same_origin`, `guarded_write`, `source_edits`,
+`visible_cells`), or in the pure modules below the kit, which never import it:
 
 - arguments: `Arguments` and the arguments several tools share (`NotebookPath`, `CellId`,
   `ExpectedSourceHash`, `Offset`...), the bounds of a text or list argument;
