@@ -9,7 +9,7 @@ from typing import Any
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import COMMON_ERRORS, GUIDE
 from pyodide_webmcp.registry import REGISTRY, Tool
-from pyodide_webmcp.schema import describe_fields, output_schema
+from pyodide_webmcp.schema import output_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -167,7 +167,7 @@ def _arguments(tool: Tool) -> list[str]:
 
 
 def _own_result(tool: Tool) -> dict[str, Any]:
-    return describe_fields(output_schema(tool.result))
+    return output_schema(tool.result)
 
 
 def _top_fields(schema: dict[str, Any]) -> dict[str, tuple[dict[str, Any], bool]]:

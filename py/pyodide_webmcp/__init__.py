@@ -17,8 +17,7 @@ STARTUP_MODULES = (
     "pyodide_webmcp.catalog",
     "pyodide_webmcp.schema",
     "pyodide_webmcp.envelope",
-    "pyodide_webmcp.notebooks",
-    "pyodide_webmcp.writes",
+    "pyodide_webmcp.kit",
 )
 """What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what
 serving needs, and what most tools share; the tools themselves are imported on their first call."""

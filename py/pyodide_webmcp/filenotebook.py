@@ -10,10 +10,10 @@ from typing import Any, Optional
 
 from .access import Access, cell_access, notebook_access
 from .outputs import joined
-from .review import REVIEW_KEY
-from .settings import AccessDefaults
+from .owner_settings import AccessDefaults
+from .port import CellList, CellRecord, EditorState
+from .review_threads import REVIEW_KEY
 from .text import json_object
-from .views import CellList, CellRecord, EditorState
 
 
 def _live_output(output: Any) -> Any:

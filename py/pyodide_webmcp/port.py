@@ -2,16 +2,19 @@
 
 `adapter/` implements it over Pyodide's FFI; unit tests may implement it in
 memory. Like pyodide's `_core_docs`, this module only declares: importing it
-touches no JavaScript.
+touches no JavaScript. The values crossing it (`CellRecord`, `CellList`, `EditorState`, the run outcomes) are
+declared here too.
 """
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Protocol
+from functools import cached_property
+from typing import Any, Callable, Literal, Optional, Protocol, Sequence
 
 from .access import Access
-from .dialogs import Dialog
-from .execution import ExecutionOutcome, RunOutcome
-from .settings import AccessDefaults
+from .dialog_views import Dialog
+from .hashing import revision, source_hash
+from .kernels import KernelLoss
+from .owner_settings import AccessDefaults
 from .shapes import (
     Action,
     Actor,
@@ -23,8 +26,62 @@ from .shapes import (
     ReviewedAction,
     SelectedOutput,
 )
-from .snippets import SnippetLog, SnippetOutputs
-from .views import CellList, EditorState
+from .snippet_outputs import SnippetLog, SnippetOutputs
+
+Reply = Literal["ok", "error"]
+"""The kernel's answer to an execution: ok, or anything else."""
+ExecutionOutcome = Literal[Reply, KernelLoss, "dropped"]
+"""How one execution ended, watched on its kernel: its reply, the kernel lost, or `dropped` (never answered:
+JupyterLite cancels the executions queued behind one that failed)."""
+RunOutcome = Literal[ExecutionOutcome, "gone"]
+"""How a run of a code cell ended, as the human's Run does it; `gone`: the cell's view went away mid-run."""
+
+
+@dataclass(frozen=True)
+class CellRecord:
+    """The minimum the adapter reports for every cell of a notebook."""
+
+    id: str
+    type: str
+    source: str
+    access: Access = "write"
+
+    @property
+    def hidden(self) -> bool:
+        return self.access == "none"
+
+    @property
+    def source_hash(self) -> str:
+        return source_hash(self.source)
+
+
+class CellList(tuple[CellRecord, ...]):
+    """A notebook's cell records at one moment, with what is derived from all of them computed once.
+
+    The adapter keeps one per unchanged notebook, so repeated reads of a large notebook cost nothing.
+    """
+
+    @cached_property
+    def revision(self) -> str:
+        return revision((cell.id, cell.type, cell.source_hash) for cell in self if not cell.hidden)
+
+    @cached_property
+    def hidden_ids(self) -> frozenset[str]:
+        return frozenset(cell.id for cell in self if cell.hidden)
+
+
+def cell_list(cells: Sequence[CellRecord]) -> CellList:
+    return cells if isinstance(cells, CellList) else CellList(cells)
+
+
+@dataclass(frozen=True)
+class EditorState:
+    """Raw editor coordinates of the active cell, UTF-16 columns as the browser reports."""
+
+    cursor: tuple[int, int]
+    selection_start: tuple[int, int]
+    selection_end: tuple[int, int]
+
 
 EditorSelection = tuple[tuple[int, int], tuple[int, int]]
 """((line, UTF-16 column), (line, UTF-16 column)) of an editor range."""

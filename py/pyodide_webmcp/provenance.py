@@ -1,8 +1,9 @@
 """Provenance: a bounded, coalescing trail of who last changed or ran each cell."""
 
 from datetime import datetime, timezone
-from typing import Any, Iterable, Optional, get_args
+from typing import Annotated, Any, Iterable, Optional, get_args
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from . import limits
@@ -13,10 +14,11 @@ ACTORS, ACTIONS = get_args(Actor), get_args(Action)
 
 
 class HistoryEntry(TypedDict):
-    at: str
-    actor: Actor
-    action: Action
-    tool: NotRequired[str]
+    at: Annotated[str, Field(description="When (ISO 8601).")]
+    actor: Annotated[Actor, Field(description="Who: human or agent.")]
+    action: Annotated[Action, Field(description=(
+        "What: inserted, edited, ran or deleted (for kernel actions: the action performed)."))]
+    tool: NotRequired[Annotated[str, Field(description="The tool that acted.")]]
 
 
 def _clean(item: Any) -> Optional[HistoryEntry]:

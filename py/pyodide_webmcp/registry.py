@@ -22,7 +22,7 @@ from typing import (
 from typing_extensions import Unpack
 
 from . import limits
-from .calls import (
+from .call_budget import (
     Answered,
     Call,
     CallTable,
@@ -40,7 +40,6 @@ from .schema import (
     Arguments,
     CutResult,
     ErrorResult,
-    describe_fields,
     input_schema,
     output_schema,
     parse_arguments,
@@ -133,7 +132,7 @@ class Tool:
     def output_schema(self) -> dict[str, Any]:
         """Every shape a result can take: the tool's own, pending (past the budget), an error, a last-resort cut."""
         shapes = [self.result, *([PendingResult] if self.budgeted else []), ErrorResult, CutResult]
-        return describe_fields(result_variants(*(output_schema(shape) for shape in shapes)))
+        return result_variants(*(output_schema(shape) for shape in shapes))
 
     async def call(self, raw_arguments: Any, context: CallContext) -> dict[str, Any]:
         """Run the tool within the call budget; always returns an envelope, never raises.

@@ -1,33 +1,34 @@
 """JSON Schemas for WebMCP: object-rooted, self-contained, ASCII only."""
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 from typing_extensions import NotRequired, TypedDict
 
 from .errors import ErrorCode, ToolError
-from .glossary import FIELDS
 from .text import utf8_len
 
 
 class ErrorResult(TypedDict):
     """A failure: one code of the closed set, a message, what to do next, and details."""
 
-    error: ErrorCode
-    message: str
-    hint: NotRequired[str]
-    retryable: NotRequired[bool]
+    error: Annotated[ErrorCode, Field(description="The error code (closed set; see the tool reference).")]
+    message: Annotated[str, Field(description="What happened, for the agent to read.")]
+    hint: NotRequired[Annotated[str, Field(description="What to do next.")]]
+    retryable: NotRequired[Annotated[bool, Field(description=(
+        "Whether the same call may succeed later without changing its arguments."))]]
 
 
 class CutResult(TypedDict):
     """A result that did not fit the size bound even after dropping list items: a prefix of its JSON."""
 
-    truncated: Literal[True]
-    reason: str
-    maxBytes: int
-    partial: str
+    truncated: Annotated[Literal[True], Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    reason: Annotated[str, Field(description="Why (for a denied proposal: the human's reason, or null).")]
+    maxBytes: Annotated[int, Field(description="The size bound in bytes.")]
+    partial: Annotated[str, Field(description="The beginning of the result's JSON.")]
 
 
 class Arguments(BaseModel):
@@ -137,27 +138,6 @@ def result_variants(*schemas: dict[str, Any]) -> dict[str, Any]:
     if all(variant.get("type") == "object" for variant in variants):
         combined = {"type": "object", **combined}  # MCP clients expect an object-rooted output schema
     return combined
-
-
-def describe_fields(schema: dict[str, Any], parent: str = "") -> dict[str, Any]:
-    """Give every property its meaning from the glossary (one spelling, one meaning, across tools)."""
-    described: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "properties":
-            described[key] = {name: _described(prop, name) for name, prop in value.items()}
-            for name, prop in described[key].items():
-                meaning = FIELDS.get(f"{parent}.{name}") or FIELDS.get(name)
-                if isinstance(prop, dict) and "description" not in prop and meaning:
-                    prop["description"] = meaning
-        else:
-            described[key] = _described(value, parent)
-    return described
-
-
-def _described(value: Any, parent: str) -> Any:
-    if isinstance(value, list):
-        return [_described(item, parent) for item in value]
-    return describe_fields(value, parent) if isinstance(value, dict) else value
 
 
 def _field_name(location: tuple[Any, ...]) -> str:

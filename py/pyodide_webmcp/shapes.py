@@ -1,7 +1,8 @@
 """Result shapes shared by several tools (their output schemas come from these)."""
 
-from typing import Any, Literal, Optional, get_args
+from typing import Annotated, Any, Literal, Optional, get_args
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
 Actor = Literal["human", "agent"]
@@ -22,112 +23,143 @@ Outcome = Literal["accepted", "denied"]
 
 
 class NotebookInfo(TypedDict):
-    path: str
-    name: str
-    dirty: bool
-    revision: str
-    cellCount: int
+    path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
+    name: Annotated[str, Field(description="File name (the last part of the path).")]
+    dirty: Annotated[bool, Field(description="Whether the notebook has changes not yet saved to its file.")]
+    revision: Annotated[str, Field(description=(
+        "A change token over the cells the agent can see; informational, not a write guard."))]
+    cellCount: Annotated[int, Field(description="How many cells the notebook has, hidden ones included.")]
 
 
 class KernelInfo(TypedDict):
-    name: Optional[str]
-    displayName: NotRequired[str]
-    status: KernelStatus
+    name: Annotated[Optional[str], Field(description="The kernel's name, or null when none is attached.")]
+    displayName: NotRequired[Annotated[str, Field(description="The kernel's display name.")]]
+    status: Annotated[KernelStatus, Field(description=(
+        "idle, busy, starting, restarting, dead, unknown (loading) or unavailable (none attached)."))]
 
 
 class Position(TypedDict):
-    line: int
-    column: int
+    line: Annotated[int, Field(description="Zero-based line.")]
+    column: Annotated[int, Field(description="Zero-based column, in characters.")]
 
 
 class TextSelection(TypedDict):
-    start: Position
-    end: Position
-    text: str
-    truncated: NotRequired[bool]
+    start: Annotated[Position, Field(description=(
+        "Start position (zero-based line and column in characters, unless said otherwise)."))]
+    end: Annotated[Position, Field(description="End position (exclusive).")]
+    text: Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]
+    truncated: NotRequired[Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]]
 
 
 class FocusContext(TypedDict):
-    activeCellId: Optional[str]
-    activeCellIndex: Optional[int]
-    activeCellType: Optional[str]
-    selectedCellIds: list[str]
-    hiddenSelectedCellCount: int
-    hiddenActiveCell: bool
-    cursor: Optional[Position]
-    textSelection: Optional[TextSelection]
+    activeCellId: Annotated[Optional[str], Field(description="The active cell's id (null when none, or hidden).")]
+    activeCellIndex: Annotated[Optional[int], Field(description="The active cell's index (null when none, or hidden).")]
+    activeCellType: Annotated[Optional[str], Field(description="The active cell's type (null when none, or hidden).")]
+    selectedCellIds: Annotated[list[str], Field(description="Ids of the selected cells the agent can see.")]
+    hiddenSelectedCellCount: Annotated[int, Field(description="Selected cells the owner hid: only counted.")]
+    hiddenActiveCell: Annotated[bool, Field(description="Whether the active cell is one the owner hid.")]
+    cursor: Annotated[Optional[Position], Field(description=(
+        "The cursor in the active cell's editor (line and column in characters), or null."))]
+    textSelection: Annotated[Optional[TextSelection], Field(description=(
+        "The text selected in the active cell's editor, or null when nothing is selected."))]
 
 
 class ReviewCounts(TypedDict):
-    openThreads: int
-    totalThreads: int
+    openThreads: Annotated[int, Field(description="Open threads.")]
+    totalThreads: Annotated[int, Field(description="All threads.")]
 
 
 class TextDataEntry(TypedDict):
-    mimeType: str
-    text: str
-    truncated: NotRequired[bool]
+    mimeType: Annotated[str, Field(description="MIME type.")]
+    text: Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]
+    truncated: NotRequired[Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]]
 
 
 class MediaEntry(TypedDict):
-    mimeType: str
-    bytes: int
-    included: bool
-    contentIndex: NotRequired[int]
+    mimeType: Annotated[str, Field(description="MIME type.")]
+    bytes: Annotated[int, Field(description="Approximate size in bytes.")]
+    included: Annotated[bool, Field(description=(
+        "Whether the data is included: only images asked for with includeImages, as image content."))]
+    contentIndex: NotRequired[Annotated[int, Field(description=(
+        "Where the image is in the result's content list (the JSON text is at 0)."))]]
 
 
 class OutputSnapshot(TypedDict):
-    outputType: str
-    executionCount: NotRequired[Optional[int]]
-    name: NotRequired[str]
-    text: NotRequired[str]
-    html: NotRequired[str]
-    ename: NotRequired[str]
-    evalue: NotRequired[str]
-    traceback: NotRequired[str]
-    textData: NotRequired[list[TextDataEntry]]
-    media: NotRequired[list[MediaEntry]]
-    truncated: NotRequired[bool]
+    outputType: Annotated[str, Field(description="stream, execute_result, display_data or error.")]
+    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+        "The kernel's execution count of the last run (absent or null: not run)."))]]
+    name: NotRequired[Annotated[str, Field(description="The stream: stdout or stderr.")]]
+    text: NotRequired[Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]]
+    html: NotRequired[Annotated[str, Field(description="HTML reduced to plain text.")]]
+    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
+    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
+    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
+    textData: NotRequired[Annotated[list[TextDataEntry], Field(description=(
+        "Other text-like representations (JSON, LaTeX, markdown...)."))]]
+    media: NotRequired[Annotated[list[MediaEntry], Field(description=(
+        "Binary representations (images...), as their size only."))]]
+    truncated: NotRequired[Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]]
 
 
 class CellSnapshot(TypedDict):
-    id: str
-    index: int
-    type: str
-    source: NotRequired[str]
-    sourceOffset: NotRequired[int]
-    sourceTruncated: NotRequired[bool]
-    nextSourceOffset: NotRequired[int]
-    sourceHash: str
-    executionCount: NotRequired[Optional[int]]
-    outputs: NotRequired[list[OutputSnapshot]]
-    outputsTruncated: NotRequired[bool]
-    metadata: NotRequired[dict[str, Any]]
-    lastEditedBy: NotRequired[Actor]
-    lastEditedAt: NotRequired[str]
+    id: Annotated[str, Field(description="Stable id.")]
+    index: Annotated[int, Field(description=(
+        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    type: Annotated[str, Field(description=(
+        "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, "
+        "file)."))]
+    source: NotRequired[Annotated[str, Field(description="The cell's source text (bounded; see sourceTruncated).")]]
+    sourceOffset: NotRequired[Annotated[int, Field(description=(
+        "Where the shown source starts, in characters (absent: at 0)."))]]
+    sourceTruncated: NotRequired[Annotated[bool, Field(description=(
+        "The source was cut to its bound (25 KiB); nextSourceOffset says where the rest starts."))]]
+    nextSourceOffset: NotRequired[Annotated[int, Field(description=(
+        "Pass it as sourceOffset to read the rest of the source."))]]
+    sourceHash: Annotated[str, Field(description=(
+        "Hash of the source; pass it back as expectedSourceHash to change or delete the cell (ends in "
+        ":part when only part of the source was shown)."))]
+    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+        "The kernel's execution count of the last run (absent or null: not run)."))]]
+    outputs: NotRequired[Annotated[list[OutputSnapshot], Field(description=(
+        "The cell's outputs, bounded (at most 10, text cut to 10 KiB)."))]]
+    outputsTruncated: NotRequired[Annotated[bool, Field(description="Some outputs were left out.")]]
+    metadata: NotRequired[Annotated[dict[str, Any], Field(description=(
+        "The cell's own metadata (free-form JSON; only when short)."))]]
+    lastEditedBy: NotRequired[Annotated[Actor, Field(description="Who changed or ran the cell last: human or agent.")]]
+    lastEditedAt: NotRequired[Annotated[str, Field(description="When (ISO 8601).")]]
 
 
 class CellRef(TypedDict):
     """A cell as a write returns it: where it is now and the hash to change it again."""
 
-    id: str
-    index: int
-    type: str
-    sourceHash: str
+    id: Annotated[str, Field(description="Stable id.")]
+    index: Annotated[int, Field(description=(
+        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    type: Annotated[str, Field(description=(
+        "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, "
+        "file)."))]
+    sourceHash: Annotated[str, Field(description=(
+        "Hash of the source; pass it back as expectedSourceHash to change or delete the cell (ends in "
+        ":part when only part of the source was shown)."))]
 
 
 class OffsetRange(TypedDict):
-    start: int
-    end: int
+    start: Annotated[int, Field(description=(
+        "Start position (zero-based line and column in characters, unless said otherwise)."))]
+    end: Annotated[int, Field(description="End position (exclusive).")]
 
 
 class OutputSelection(TypedDict):
-    cellId: str
-    outputIndex: int
-    text: str
-    range: OffsetRange
-    outputFingerprint: str
-    capturedAt: str
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    outputIndex: Annotated[int, Field(description="Zero-based index of the output within its cell.")]
+    text: Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]
+    range: Annotated[OffsetRange, Field(description="Where the text is now, columns in characters.")]
+    outputFingerprint: Annotated[str, Field(description=(
+        "Hash of the output as it was; a different output has a different hash."))]
+    capturedAt: Annotated[str, Field(description="When the selection was captured (ISO 8601).")]
 
 
 class SelectedOutput(OutputSelection):
@@ -139,10 +171,12 @@ class SelectedOutput(OutputSelection):
 class ProposalOutcome(TypedDict):
     """Fields of a write the human reviewed in Propose mode and denied (absent otherwise)."""
 
-    proposalId: NotRequired[str]
-    code: NotRequired[Literal["PROPOSAL_DENIED"]]
-    cellId: NotRequired[str]
-    reason: NotRequired[Optional[str]]
+    proposalId: NotRequired[Annotated[str, Field(description="The proposal the human decided on.")]]
+    code: NotRequired[Annotated[Literal["PROPOSAL_DENIED"], Field(description=(
+        "PROPOSAL_DENIED when the human said no (a normal result, not an error)."))]]
+    cellId: NotRequired[Annotated[str, Field(description="Stable id of the cell.")]]
+    reason: NotRequired[Annotated[Optional[str], Field(description=(
+        "Why (for a denied proposal: the human's reason, or null)."))]]
 
 
 def is_cell_type(value: object) -> TypeIs[CellType]:

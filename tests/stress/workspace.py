@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.review import REVIEW_KEY
+from pyodide_webmcp.review_threads import REVIEW_KEY
 
 from .arguments import Pools
 from .harness import KERNELSPEC, StressPage, secret

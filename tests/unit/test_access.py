@@ -12,7 +12,7 @@ from pyodide_webmcp.access import (
     with_notebook_access,
 )
 from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.settings import Settings
+from pyodide_webmcp.owner_settings import Settings
 
 
 @pytest.mark.parametrize(

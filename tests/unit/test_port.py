@@ -16,7 +16,7 @@ IMPLEMENTATIONS = {
     "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
     "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),
-    "CommandsPort": ("adapter/commands.py", "LabCommands"),
+    "CommandsPort": ("adapter/command_registry.py", "LabCommands"),
     "NotebookReader": ("filenotebook.py", "FileNotebook"),
 }
 
@@ -59,12 +59,14 @@ def test_the_adapter_implements_every_member_of_the_port(protocol):
 
 
 def test_tools_reach_the_lab_only_through_the_port():
-    """Every method a tool calls on ctx.lab or a notebook is declared in the port."""
+    """Every method a tool (or the kit) calls on ctx.lab or a notebook is declared in the port."""
     declared = set()
     for protocol in ("NotebookPort", "LabPort", "ProposalsPort", "DialogsPort", "CommandsPort"):
         declared |= set(protocol_members(getattr(port, protocol)))
     used = set()
-    for path in [*(PACKAGE / "tools").glob("*.py"), PACKAGE / "notebooks.py", PACKAGE / "proposals.py"]:
+    for path in [*(PACKAGE / "tools").glob("*.py"), *(PACKAGE / "kit").glob("*.py")]:
+        if path.name == "testing.py":  # the in-memory lab: an implementation of the port, not a user of it
+            continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("notebook", "lab"):
                 used.add(node.attr)
@@ -126,3 +128,22 @@ def test_every_relative_import_names_something_its_module_defines():
                 if alias.name not in defined | subpackages
             ]
     assert missing == []
+
+
+def memory_objects() -> dict[str, object]:
+    lab = MemoryLab(MemoryNotebook("n.ipynb", [cell("a = 1")]))
+    return {"NotebookPort": lab.notebooks["n.ipynb"], "LabPort": lab, "ProposalsPort": lab.proposals,
+            "DialogsPort": lab.dialogs, "CommandsPort": lab.commands}
+
+
+@pytest.mark.parametrize("protocol", ["NotebookPort", "LabPort", "ProposalsPort", "DialogsPort", "CommandsPort"])
+def test_the_in_memory_lab_implements_every_member_of_the_port(protocol):
+    """The unit tests' lab stands in for the adapter only while it offers what the port declares, as declared."""
+    implementation = memory_objects()[protocol]
+    declared = protocol_members(getattr(port, protocol))
+    missing = sorted(name for name in declared if not hasattr(implementation, name))
+    assert not missing, f"{type(implementation).__name__} lacks {missing}"
+    mismatched = [name for name, is_async in declared.items()
+                  if callable(getattr(implementation, name)) and inspect.ismethod(getattr(implementation, name))
+                  and inspect.iscoroutinefunction(getattr(implementation, name)) != is_async]
+    assert not mismatched, f"async-ness differs for {mismatched}"

@@ -203,6 +203,16 @@ def test_every_result_field_has_its_meaning(tool):
     assert not undescribed, undescribed
 
 
+def test_a_result_field_means_the_same_in_every_tool():
+    """One spelling, one meaning: a field (within the property that holds it) is described alike everywhere;
+    `cell` is a written cell's reference in some results (described by its type) and the cell read in others."""
+    meanings: dict[str, set[str]] = {}
+    for tool in REGISTRY:
+        for path, prop in properties(tool.output_schema):
+            meanings.setdefault(".".join(path.split(".")[-2:]), set()).add(prop.get("description", ""))
+    assert sorted(field for field, said in meanings.items() if len(said) > 1) == [".cell"]
+
+
 @pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
 def test_annotations_say_only_what_differs_from_the_defaults(tool):
     hints = tool.annotations

@@ -9,19 +9,19 @@ from typing import Any, Callable
 from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
-from ..calls import CallTable
+from ..call_budget import CallTable
 from ..catalog import Catalog, Entry
 from ..envelope import failure, wire
 from ..errors import ErrorCode, ToolError, error_payload
 from ..host import BootPath, Host
+from ..owner_settings import Settings
 from ..registry import CallContext, NeverAborted, Registry
-from ..settings import Settings
 from ..text import to_json
 from .ffi import js_value, to_python
 from .lab import Lab
+from .output_selection import OutputSelectionTracker
 from .panel import install_controls
 from .registrations import Registrations
-from .selection import OutputSelectionTracker
 from .settings import SettingsWatcher
 
 
@@ -64,7 +64,7 @@ async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
     await asyncio.sleep(0)
     install_controls(lab, host)
     await asyncio.sleep(0)
-    lab.output_selection = OutputSelectionTracker(lab)
+    lab.output_selection = OutputSelectionTracker(lab.locate_cell_node)
     await asyncio.sleep(0)
 
     def execute_for(name: str) -> Any:

@@ -10,14 +10,14 @@ from typing import Any, Callable, Optional
 from pyodide.ffi import create_proxy
 
 from ..errors import ToolError
-from ..notebooks import anchored_cell, review_store
+from ..kit.notebooks import anchored_cell, review_store
 from ..positions import editor_position, editor_range, offset_of
 from ..provenance import iso_now
-from ..review import (
+from ..review_threads import (
     DETACHED_STATES,
     HUMAN_AUTHOR,
     THREAD_STATUSES,
-    Changed,
+    ChangedThread,
     ReviewStore,
     StoredThread,
     anchor_status,
@@ -106,7 +106,7 @@ class CommentsTab:
         reply = element("textarea", **{"class": "jp-webmcp-reply-text", "aria-label": "Reply"})
         reopen = thread.status == "resolved"
 
-        def send_reply(store: ReviewStore, target: StoredThread, now: str) -> Optional[Changed]:
+        def send_reply(store: ReviewStore, target: StoredThread, now: str) -> Optional[ChangedThread]:
             body = str(reply.value)
             return store.reply(target, body, HUMAN_AUTHOR, now) if body.strip() else None
 
@@ -132,7 +132,7 @@ class CommentsTab:
 
     # The human's changes
 
-    def _save(self, notebook: NotebookHandle, change: Callable[[ReviewStore, str], Optional[Changed]]) -> None:
+    def _save(self, notebook: NotebookHandle, change: Callable[[ReviewStore, str], Optional[ChangedThread]]) -> None:
         try:
             outcome = change(review_store(notebook), iso_now())
         except ToolError as error:  # a damaged store is left alone; say why
@@ -144,13 +144,13 @@ class CommentsTab:
         self.render()
 
     def _change(
-        self, thread_id: str, change: Callable[[ReviewStore, StoredThread, str], Optional[Changed]]
+        self, thread_id: str, change: Callable[[ReviewStore, StoredThread, str], Optional[ChangedThread]]
     ) -> None:
         notebook = self._lab.current_notebook()
         if notebook is None:
             return
 
-        def on_thread(store: ReviewStore, now: str) -> Optional[Changed]:
+        def on_thread(store: ReviewStore, now: str) -> Optional[ChangedThread]:
             thread = next((t for t in store.threads if t.id == thread_id), None)
             return change(store, thread, now) if thread is not None else None
 

@@ -13,8 +13,8 @@ from typing import Any, Optional
 from pyodide.ffi import create_proxy
 
 from .. import limits
-from ..calls import CallTable, dialog_scope
-from ..dialogs import Dialog
+from ..call_budget import CallTable, dialog_scope
+from ..dialog_views import Dialog
 from ..errors import ErrorCode, ToolError
 from ..text import one_line
 from .ffi import js_value

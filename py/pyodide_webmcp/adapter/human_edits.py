@@ -6,7 +6,7 @@ from js import clearTimeout, setTimeout
 from pyodide.ffi import create_once_callable, create_proxy
 
 from .. import limits
-from ..calls import CallTable
+from ..call_budget import CallTable
 from ..provenance import human_changes
 from .notebook import NotebookHandle
 from .services import NotebookServices

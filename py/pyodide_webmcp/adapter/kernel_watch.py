@@ -11,7 +11,7 @@ from typing import Any, Awaitable, Literal, TypeVar, Union
 from pyodide.ffi import create_proxy
 
 from .. import limits
-from ..calls import current_call
+from ..call_budget import current_call
 from ..kernels import STARTING, UP, KernelLoss, kernel_loss, kernel_status
 from .ffi import js_value
 

@@ -10,12 +10,12 @@ from ..access import (
     with_cell_access,
     with_notebook_access,
 )
-from ..calls import CallTable
+from ..call_budget import CallTable
 from ..errors import ErrorCode, ToolError
-from ..settings import AccessDefaults
+from ..owner_settings import AccessDefaults
 from ..shapes import SelectedOutput
-from ..snippets import SnippetLog
-from .commands import LabCommands
+from ..snippet_outputs import SnippetLog
+from .command_registry import LabCommands
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines
 from .ffi import js_value, to_js_object, to_python
@@ -27,7 +27,7 @@ from .services import NotebookServices
 from .settings import SettingsWatcher
 
 if TYPE_CHECKING:
-    from .selection import OutputSelectionTracker
+    from .output_selection import OutputSelectionTracker
 
 
 class Lab:

@@ -16,22 +16,21 @@ from ..access import (
     with_cell_access,
     with_notebook_access,
 )
-from ..calls import current_call
+from ..call_budget import current_call
 from ..errors import ErrorCode, ToolError
-from ..execution import ExecutionOutcome, RunOutcome
 from ..hashing import source_hash
 from ..kernels import kernel_status
+from ..port import CellList, CellRecord, EditorState, ExecutionOutcome, RunOutcome
 from ..provenance import add_history, iso_now
-from ..review import REVIEW_KEY, ReviewStore
+from ..review_threads import REVIEW_KEY, ReviewStore
 from ..shapes import Action, Actor, CellType, KernelInfo
-from ..snippets import SnippetOutputs
+from ..snippet_outputs import SnippetOutputs
 from ..text import one_line
-from ..views import CellList, CellRecord, EditorState
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import waits_for_input, watch_execution
 from .services import NotebookServices
-from .snippets import run_snippet
+from .snippet_requests import run_snippet
 
 
 class NotebookHandle:

@@ -5,9 +5,9 @@ from typing import Any, Awaitable, Callable
 
 from ..catalog import Entry
 from ..host import Host
+from ..owner_settings import Settings
 from ..owner_tools import load_tools, problem, status_note, wheel_url
 from ..registry import Registry
-from ..settings import Settings
 from .registrations import Registrations
 from .settings import SettingsWatcher
 

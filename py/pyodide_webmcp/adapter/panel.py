@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from ..access import Access, next_access
-from ..settings import Settings
+from ..owner_settings import Settings
 from ..shapes import OPT_IN_REVIEWS, OptInReview
 from .access_tab import ACCESS_LABELS, AccessTab
 from .comments_tab import CommentsTab

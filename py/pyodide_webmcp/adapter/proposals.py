@@ -5,10 +5,10 @@ from typing import Literal, Optional, Union
 
 from pyodide.ffi import create_proxy
 
-from ..calls import current_call
+from ..call_budget import current_call
 from ..errors import ErrorCode, ToolError
+from ..kit.propose_mode import new_proposal_id
 from ..port import AbortState, NotebookPort
-from ..proposals import new_proposal_id
 from ..shapes import DiffKind, OptInReview, Outcome, ReviewedAction
 from .dom import element
 

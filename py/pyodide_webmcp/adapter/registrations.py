@@ -10,7 +10,7 @@ from typing import Any, Callable
 from js import AbortController, Object
 
 from ..catalog import Catalog, Entry
-from ..settings import Settings
+from ..owner_settings import Settings
 from .ffi import to_js_object
 
 

@@ -15,14 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 from pyodide_webmcp.access import cell_access, notebook_access
-from pyodide_webmcp.dialogs import Dialog
-from pyodide_webmcp.port import CommandInfo
+from pyodide_webmcp.dialog_views import Dialog
+from pyodide_webmcp.owner_settings import AccessDefaults
+from pyodide_webmcp.port import CellList, CellRecord, CommandInfo, EditorState
 from pyodide_webmcp.provenance import add_history
 from pyodide_webmcp.registry import REGISTRY, CallContext
-from pyodide_webmcp.settings import AccessDefaults
 from pyodide_webmcp.shapes import KernelInfo
-from pyodide_webmcp.snippets import SnippetLog, SnippetOutputs
-from pyodide_webmcp.views import CellList, CellRecord, EditorState
+from pyodide_webmcp.snippet_outputs import SnippetLog, SnippetOutputs
 
 _ids = itertools.count()
 
@@ -270,6 +269,10 @@ class MemoryLab:
 
     def kernel_specs(self):
         return "python", [("python", "python")]
+
+    async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
+        """The image as MCP image content, as it is (no canvas here to downscale it in)."""
+        return {"type": "image", "data": data, "mimeType": mime}
 
     def output_selection_record(self):
         return None

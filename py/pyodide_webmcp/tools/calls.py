@@ -1,17 +1,25 @@
 """Long work and dialogs: getting the result of a call that went on past the budget, and answering its dialogs."""
 
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from .. import limits
-from ..calls import Answered, unknown_call, wait_for
-from ..dialogs import choose_button, choose_dialog
-from ..envelope import Delivered, failure, success
-from ..errors import ErrorCode
-from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..kit import (
+    Answered,
+    Arguments,
+    CallContext,
+    Delivered,
+    ErrorCode,
+    choose_button,
+    choose_dialog,
+    failure,
+    limits,
+    success,
+    tool,
+    unknown_call,
+    wait_for,
+)
 
 BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
 
@@ -61,8 +69,8 @@ class AnswerArguments(Arguments):
 class AnswerResult(TypedDict, total=False):
     """The owning call's result (its tool's shape, or pending) with `answered`; else {success, answered}."""
 
-    success: bool
-    answered: Answered
+    success: Annotated[bool, Field(description="The answer was given.")]
+    answered: Annotated[Answered, Field(description="The dialog and button this answer pressed.")]
 
 
 def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]:

@@ -1,32 +1,51 @@
 """Small edits that resend no source: replace one piece of a cell's source, move a cell, clear outputs.
 
-Each goes through the guarded, reviewable write (writes.py) and is recorded in the cell's provenance.
+Each goes through the guarded, reviewable write (kit.reviewed_write) and is recorded in the cell's provenance.
 """
 
-from typing import Optional
+from typing import Annotated, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..notebooks import WRITE_ERRORS, find_cell, info_of
-from ..params import CellId, ExpectedSourceHash, NotebookPath
+from ..kit import (
+    STALE_SOURCE,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    CellId,
+    CellRef,
+    ErrorCode,
+    ExpectedSourceHash,
+    NotebookInfo,
+    NotebookPath,
+    Outcome,
+    Placement,
+    Plan,
+    ProposalOutcome,
+    ToolError,
+    cell_ref,
+    check_source,
+    diff_lines,
+    find_cell,
+    info_of,
+    limits,
+    require_max_bytes,
+    require_same_origin,
+    reviewed_write,
+    text_bound,
+    tool,
+)
 from ..port import NotebookPort
-from ..proposals import diff_lines
-from ..registry import CallContext, tool
-from ..remote import require_same_origin
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import CellRef, NotebookInfo, Outcome, Placement, ProposalOutcome
-from ..views import cell_ref
-from ..writes import Plan, check_source, reviewed_write
-from .editing import CHANGE_ERRORS, STALE
+from .editing import CHANGE_ERRORS
 
 
 class EditResult(ProposalOutcome):
-    notebook: NotRequired[NotebookInfo]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
     cell: NotRequired[CellRef]
-    status: NotRequired[Outcome]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 def changed(notebook: NotebookPort, cell_id: str) -> EditResult:
@@ -80,7 +99,7 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         record = records[index]
-        check_source(record, args.expectedSourceHash, STALE)
+        check_source(record, args.expectedSourceHash, STALE_SOURCE)
         source = replaced(record.source, args.old, args.new)
         require_same_origin("new", source, record.type)
 
@@ -114,7 +133,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
         records = notebook.cells()
         index = find_cell(records, args.cellId, notebook.path, "write")
         if args.expectedSourceHash is not None:
-            check_source(records[index], args.expectedSourceHash, STALE)
+            check_source(records[index], args.expectedSourceHash, STALE_SOURCE)
         reference = find_cell(records, args.referenceCellId, notebook.path)
         target = reference if args.position == "above" else reference + 1
 
@@ -141,9 +160,11 @@ class ClearOutputsArguments(Arguments):
 
 
 class ClearOutputsResult(ProposalOutcome):
-    notebook: NotRequired[NotebookInfo]
-    clearedCellIds: NotRequired[list[str]]
-    status: NotRequired[Outcome]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    clearedCellIds: NotRequired[Annotated[list[str], Field(description="The code cells whose outputs were cleared.")]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 @tool("jupyter_clear_outputs", "Clear outputs", read_only=False, destructive=True, idempotent=True, reviewed=True,

@@ -1,33 +1,47 @@
 """Reading cells, and the access the owner gave the agent to each."""
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from .. import limits
-from ..access import VisibleAccess
-from ..envelope import WithImages
-from ..errors import ErrorCode, ToolError
-from ..notebooks import READ_ERRORS, find_cell, info_of, read_notebook
-from ..outputs import joined
-from ..paging import RangePage, fit, range_page
-from ..params import NotebookPath
-from ..provenance import HistoryEntry, history_of
-from ..registry import CallContext, tool
-from ..schema import Arguments
-from ..shapes import CellSnapshot, NotebookInfo
-from ..text import json_object
-from ..views import CellList, cell_snapshot
+from ..kit import (
+    READ_ERRORS,
+    Arguments,
+    CallContext,
+    CellSnapshot,
+    ErrorCode,
+    HistoryEntry,
+    NotebookInfo,
+    NotebookPath,
+    RangePage,
+    ToolError,
+    VisibleAccess,
+    WithImages,
+    cell_snapshot,
+    find_cell,
+    fit_listing,
+    history_of,
+    info_of,
+    joined,
+    json_object,
+    limits,
+    range_page,
+    read_notebook,
+    tool,
+)
+from ..port import CellList
 
 
 class GetCellsResult(RangePage):
-    notebook: NotebookInfo
-    cells: list[CellSnapshot]
-    truncated: bool
-    omittedCount: int
-    hiddenCellCount: int
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    cells: Annotated[list[CellSnapshot], Field(description="The cells, in notebook order.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 class CellSelection(Arguments):
@@ -114,7 +128,7 @@ async def get_cells(
                       source_offset=args.sourceOffset)
         for index, cell in zip(candidates, raw)
     ]
-    cells = fit(snapshots, limits.MAX_CELLS_RETURNED)
+    cells = fit_listing(snapshots, limits.MAX_CELLS_RETURNED)
     result: GetCellsResult = {
         "notebook": info_of(notebook, records),
         "cells": cells,
@@ -143,18 +157,23 @@ async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict[st
 
 
 class CellAccessSummary(TypedDict):
-    cellId: str
-    index: int
-    access: VisibleAccess
-    history: list[HistoryEntry]
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    index: Annotated[int, Field(description=(
+        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    access: Annotated[VisibleAccess, Field(description=(
+        "What the owner lets the agent do: write (read, edit, run) or read."))]
+    history: Annotated[list[HistoryEntry], Field(description=(
+        "The cell's provenance trail, oldest first (at most 20 entries)."))]
 
 
 class GetCellAccessResult(RangePage):
-    notebook: NotebookInfo
-    cells: list[CellAccessSummary]
-    truncated: bool
-    omittedCount: int
-    hiddenCellCount: int
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    cells: Annotated[list[CellAccessSummary], Field(description="The cells, in notebook order.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool(
@@ -178,5 +197,5 @@ async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAcces
             summaries.append(
                 {"cellId": records[index].id, "index": index, "access": access, "history": history_of(cell.get("metadata"))}
             )
-    cells = fit(summaries, limits.MAX_CELLS_RETURNED)
+    cells = fit_listing(summaries, limits.MAX_CELLS_RETURNED)
     return {"notebook": info_of(notebook, records), "cells": cells, **listing(selection, len(cells), len(records))}

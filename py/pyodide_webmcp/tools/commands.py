@@ -1,16 +1,25 @@
 """The opt-in power tools that run JupyterLab commands the owner allowlisted, and list them."""
 
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..commandargs import check_arguments
-from ..errors import ErrorCode, ToolError
-from ..registry import CallContext, tool
-from ..schema import Arguments, NoArguments, text_bound
-from ..text import clamp_chars, clamp_utf8, json_size, one_line
+from ..kit import (
+    Arguments,
+    CallContext,
+    ErrorCode,
+    NoArguments,
+    ToolError,
+    clamp_chars,
+    clamp_utf8,
+    json_size,
+    limits,
+    one_line,
+    text_bound,
+    tool,
+)
+from ._command_arguments import check_arguments
 
 
 def not_allowed(command_id: str) -> ToolError:
@@ -28,10 +37,11 @@ class ExecuteCommandArguments(Arguments):
 
 
 class ExecuteCommandResult(TypedDict):
-    commandId: str
-    result: Any
-    resultTruncated: NotRequired[bool]
-    warning: NotRequired[str]
+    commandId: Annotated[str, Field(description="The JupyterLab command's id.")]
+    result: Annotated[Any, Field(description=(
+        "What the command returned, as JSON data (a widget as its id and title; null for nothing)."))]
+    resultTruncated: NotRequired[Annotated[bool, Field(description="The result was over 8 KiB: its text is cut.")]]
+    warning: NotRequired[Annotated[str, Field(description="Something to know about a call that still ran.")]]
 
 
 def _bounded(value: Any) -> tuple[Any, bool]:
@@ -74,15 +84,18 @@ async def execute_command(args: ExecuteCommandArguments, ctx: CallContext) -> Ex
 
 
 class CommandEntry(TypedDict):
-    id: str
-    label: str
-    caption: str
-    enabled: bool
-    argsSchema: Optional[dict[str, Any]]
+    id: Annotated[str, Field(description="The command's id, for jupyter_execute_command.")]
+    label: Annotated[str, Field(description="The command's label, as JupyterLab's menus show it.")]
+    caption: Annotated[str, Field(description="The command's longer description (may be empty).")]
+    enabled: Annotated[bool, Field(description=(
+        "Whether JupyterLab says the command can run now (for example, some need an active notebook)."))]
+    argsSchema: Annotated[Optional[dict[str, Any]], Field(description=(
+        "JSON Schema of the command's arguments, or null when it declares none (or it is over 4 KiB)."))]
 
 
 class ListCommandsResult(TypedDict):
-    commands: list[CommandEntry]
+    commands: Annotated[list[CommandEntry], Field(description=(
+        "The commands the owner allows you to run, in their allowlist's order."))]
 
 
 @tool("jupyter_list_commands", "List the commands you may run", read_only=True, setting="commands")

@@ -1,48 +1,66 @@
 """What the human is looking at: context and opening notebooks."""
 
-from typing import Optional
+from typing import Annotated, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..calls import CallSummary
-from ..dialogs import DialogView, view
-from ..errors import ErrorCode, ToolError
-from ..notebooks import (
+from ..kit import (
     READ_ERRORS,
+    Arguments,
+    CallContext,
+    CallSummary,
+    CellId,
+    DialogView,
+    ErrorCode,
+    FocusContext,
+    KernelInfo,
+    NoArguments,
+    NotebookInfo,
+    NotebookPath,
+    Position,
+    PositionArgument,
+    ReviewCounts,
+    SelectionArgument,
+    ToolError,
+    dialog_view,
+    editor_coordinates,
     find_cell,
     focus_of,
     info_of,
     resolve_notebook,
     review_counts,
+    tool,
 )
-from ..params import CellId, NotebookPath
-from ..positions import editor_coordinates
-from ..registry import CallContext, tool
-from ..schema import Arguments, NoArguments, PositionArgument, SelectionArgument
-from ..shapes import FocusContext, KernelInfo, NotebookInfo, Position, ReviewCounts
 
 
 class Workspace(TypedDict):
-    currentDirectory: str
-    openDocuments: list[str]
+    currentDirectory: Annotated[str, Field(description="The folder the file browser shows.")]
+    openDocuments: Annotated[list[str], Field(description="Paths of the open documents the agent may see.")]
 
 
 class ProposeMode(TypedDict):
     """The human's Propose mode: which agent writes wait for their Accept or Deny (they set it; no tool can)."""
 
-    on: bool
-    reviewed: list[str]
+    on: Annotated[bool, Field(description="Whether Propose mode is on.")]
+    reviewed: Annotated[list[str], Field(description=(
+        "The writes that wait for the human: update (always, when on), insert, delete, run."))]
 
 
 class ContextResult(TypedDict):
-    workspace: Workspace
-    notebook: Optional[NotebookInfo]
-    kernel: Optional[KernelInfo]
-    focus: Optional[FocusContext]
-    review: Optional[ReviewCounts]
-    pending: NotRequired[list[CallSummary]]  # the rest only when there is something to say
-    dialogs: NotRequired[list[DialogView]]
+    workspace: Annotated[Workspace, Field(description=(
+        "The workspace: the file browser's folder and the open documents."))]
+    notebook: Annotated[Optional[NotebookInfo], Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    kernel: Annotated[Optional[KernelInfo], Field(description=(
+        "The notebook's kernel, or null when no notebook is current."))]
+    focus: Annotated[Optional[FocusContext], Field(description="What the human has active and selected.")]
+    review: Annotated[Optional[ReviewCounts], Field(description=(
+        "Review thread counts of the current notebook (the agent-visible ones)."))]
+    pending: NotRequired[Annotated[list[CallSummary], Field(description=(
+        "Your calls still running past the call budget (absent: none)."))]]
+    dialogs: NotRequired[Annotated[list[DialogView], Field(description=(
+        "Open JupyterLab dialogs: yours in full, the human's as owner human only."))]]
     proposeMode: NotRequired[ProposeMode]
 
 
@@ -68,7 +86,7 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
     pending = [call.summary() for call in ctx.calls.pending()] if ctx.calls is not None else []
     if pending:
         activity["pending"] = pending
-    dialogs = [view(dialog) for dialog in lab.dialogs.open_dialogs()]
+    dialogs = [dialog_view(dialog) for dialog in lab.dialogs.open_dialogs()]
     if dialogs:
         activity["dialogs"] = dialogs
     if proposals.enabled:
@@ -96,10 +114,12 @@ class OpenNotebookArguments(Arguments):
 
 
 class OpenNotebookResult(TypedDict):
-    notebook: NotebookInfo
-    kernel: KernelInfo
-    focus: FocusContext
-    review: ReviewCounts
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
+    focus: Annotated[FocusContext, Field(description="What the human has active and selected.")]
+    review: Annotated[ReviewCounts, Field(description=(
+        "Review thread counts of the current notebook (the agent-visible ones)."))]
 
 
 @tool(
@@ -139,8 +159,9 @@ class FocusCellArguments(Arguments):
 
 
 class FocusCellResult(TypedDict):
-    notebook: NotebookInfo
-    focus: FocusContext
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    focus: Annotated[FocusContext, Field(description="What the human has active and selected.")]
 
 
 def _position(argument: PositionArgument) -> Position:

@@ -1,43 +1,48 @@
 """Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
-sourceHash the agent read and reviewed by the human in Propose mode (writes.py)."""
+sourceHash the agent read and reviewed by the human in Propose mode (the kit's guarded write)."""
 
-from typing import Callable, Optional, Sequence, TypeVar, Union
+from typing import Annotated, Optional, Union
 
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..notebooks import WRITE_ERRORS, find_cell, info_of
-from ..params import (
-    CellId,
-    CellSource,
-    ExpectedSourceHash,
-    NotebookPath,
-    OverwriteUnread,
-)
-from ..port import NotebookPort
-from ..proposals import diff_lines
-from ..registry import CallContext, tool
-from ..remote import require_same_origin
-from ..schema import Arguments, require_max_bytes
-from ..shapes import (
+from ..kit import (
     CELL_TYPES,
-    CellRef,
-    CellSnapshot,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    CellId,
+    CellResult,
+    CellSource,
+    CellsResult,
     CellType,
     DiffKind,
+    ErrorCode,
+    ExpectedSourceHash,
     NotebookInfo,
+    NotebookPath,
     Outcome,
+    OverwriteUnread,
     Placement,
+    Plan,
     ProposalOutcome,
+    SourceEdit,
+    ToolError,
+    check_source,
+    find_cell,
+    info_of,
     is_cell_type,
+    limits,
+    require_max_bytes,
+    require_same_origin,
+    reviewed_write,
+    tool,
+    write_sources,
+    written,
+    written_refs,
 )
-from ..views import cell_ref, cell_snapshot
-from ..writes import Plan, check_source, reviewed_write
+from ..port import NotebookPort
 
-STALE = "Cell changed since it was read."
-Written = TypeVar("Written", bound=ProposalOutcome)
 CHANGE_ERRORS = (*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL,
                  ErrorCode.PROPOSAL_ALREADY_PENDING)
 
@@ -56,34 +61,6 @@ def checked_source(field: str, source: str, cell_type: str) -> None:
     """A source the agent may write: within its bound, and markdown that loads nothing from elsewhere."""
     require_max_bytes(field, source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     require_same_origin(field, source, cell_type)
-
-
-class CellResult(ProposalOutcome):
-    """One written cell, its source included (clients read it back), or the human's denial."""
-
-    notebook: NotRequired[NotebookInfo]
-    cell: NotRequired[CellSnapshot]
-    status: NotRequired[Outcome]
-
-
-class CellsResult(ProposalOutcome):
-    """Several written cells, without the sources just sent, or the human's denial."""
-
-    notebook: NotRequired[NotebookInfo]
-    cells: NotRequired[list[CellRef]]
-    status: NotRequired[Outcome]
-
-
-def written(notebook: NotebookPort, cell_id: str) -> CellResult:
-    """The written cell found again by id (the human may have moved it meanwhile), as a read shows it."""
-    records = notebook.cells()
-    index = find_cell(records, cell_id, notebook.path)
-    return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
-
-
-def written_refs(notebook: NotebookPort, cell_ids: list[str]) -> CellsResult:
-    records = notebook.cells()
-    return {"notebook": info_of(notebook, records), "cells": [cell_ref(records, cell_id) for cell_id in cell_ids]}
 
 
 # Inserting -------------------------------------------------------------------------------------
@@ -179,46 +156,8 @@ class UpdateCellArguments(CellEdit):
     notebookPath: NotebookPath = None
 
 
-def _edit_plan(ctx: CallContext, edits: Sequence[CellEdit], prefixes: list[str],
-               result: Callable[[NotebookPort, list[str]], Written]) -> Callable[[NotebookPort], Plan[Written]]:
-    """Every edit checked before any is applied; applied together, one undo step for the human."""
-
-    def plan(notebook: NotebookPort) -> Plan[Written]:
-        records = notebook.cells()
-        indexes: list[int] = []
-        for edit, prefix in zip(edits, prefixes):
-            index = find_cell(records, edit.cellId, notebook.path, "write")
-            if index in indexes:
-                raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Cell "{edit.cellId}" is given twice.', field=prefix + "cellId")
-            check_source(records[index], edit.expectedSourceHash, STALE, replaces_all=True,
-                         overwrite_unread=edit.overwriteUnread)
-            require_same_origin(prefix + "source", edit.source, edit.cellType or records[index].type)
-            indexes.append(index)
-
-        def apply() -> Written:
-            def change() -> None:
-                for edit, index in zip(edits, indexes):
-                    if edit.cellType is not None and records[index].type != edit.cellType:
-                        notebook.set_cell_type(index, edit.cellType)
-                    notebook.set_source(index, edit.source)
-
-            notebook.transact(change)
-            for edit in edits:
-                notebook.record_history(edit.cellId, "agent", "edited", ctx.tool)
-            return result(notebook, [edit.cellId for edit in edits])
-
-        def preview() -> list[tuple[DiffKind, str]]:
-            lines: list[tuple[DiffKind, str]] = []
-            for edit, index in zip(edits, indexes):
-                if len(edits) > 1:
-                    lines.append(("same", f"--- cell {index}"))
-                lines.extend(diff_lines(records[index].source, edit.source))
-            return lines
-
-        title = "The agent proposes this change:" if len(edits) == 1 else f"The agent proposes changing {len(edits)} cells:"
-        return Plan(edits[0].cellId, title, preview, apply)
-
-    return plan
+def source_edit(edit: CellEdit, field: str = "") -> SourceEdit:
+    return SourceEdit(edit.cellId, edit.source, edit.expectedSourceHash, edit.cellType, edit.overwriteUnread, field)
 
 
 @tool(
@@ -233,8 +172,7 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult
     once, jupyter_update_cells.
     """
     require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    plan = _edit_plan(ctx, [args], [""], lambda notebook, ids: written(notebook, ids[0]))
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)
+    return await write_sources(ctx, args.notebookPath, [source_edit(args)], lambda notebook, ids: written(notebook, ids[0]))
 
 
 class UpdateCellsArguments(Arguments):
@@ -260,8 +198,8 @@ async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsRes
     prefixes = [f"cells.{number}." for number in range(len(args.cells))]
     for edit, prefix in zip(args.cells, prefixes):
         require_max_bytes(prefix + "source", edit.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    plan = _edit_plan(ctx, args.cells, prefixes, written_refs)
-    return await reviewed_write(ctx, args.notebookPath, "update", plan)
+    return await write_sources(ctx, args.notebookPath, [source_edit(edit, prefix) for edit, prefix in zip(args.cells, prefixes)],
+                               written_refs)
 
 
 # Deleting --------------------------------------------------------------------------------------
@@ -274,10 +212,13 @@ class DeleteCellArguments(Arguments):
 
 
 class DeleteCellResult(ProposalOutcome):
-    notebook: NotRequired[NotebookInfo]
-    deletedCellId: NotRequired[str]
-    activeCellId: NotRequired[Optional[str]]
-    status: NotRequired[Outcome]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    deletedCellId: NotRequired[Annotated[str, Field(description="The id of the cell that was deleted.")]]
+    activeCellId: NotRequired[Annotated[Optional[str], Field(description=(
+        "The active cell's id (null when none, or hidden)."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
 
 @tool(

@@ -1,14 +1,37 @@
 """Running cells on the kernel the human shares, and kernel interrupt / restart."""
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..access import notebook_not_found
-from ..errors import ErrorCode, ToolError
-from ..execution import (
+from ..kit import (
+    KERNEL_LOSSES,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    DiffKind,
+    ErrorCode,
+    KernelInfo,
+    KernelLoss,
+    KernelStatus,
+    NotebookInfo,
+    NotebookPath,
+    Plan,
+    ProposalOutcome,
+    ToolError,
+    info_of,
+    limits,
+    list_bound,
+    match_kernel,
+    no_active_notebook,
+    notebook_not_found,
+    resolve_notebook,
+    reviewed_write,
+    tool,
+)
+from ..port import CellRecord, NotebookPort
+from ._run_summaries import (
     ErrorDetails,
     Target,
     add_error_details,
@@ -17,15 +40,6 @@ from ..execution import (
     select_targets,
     summarize_outputs,
 )
-from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
-from ..notebooks import WRITE_ERRORS, info_of, no_active_notebook, resolve_notebook
-from ..params import NotebookPath
-from ..port import NotebookPort
-from ..registry import CallContext, tool
-from ..schema import Arguments, list_bound
-from ..shapes import DiffKind, KernelInfo, KernelStatus, NotebookInfo, ProposalOutcome
-from ..views import CellRecord
-from ..writes import Plan, reviewed_write
 
 
 class RunCellsArguments(Arguments):
@@ -39,23 +53,28 @@ class RunCellsArguments(Arguments):
 
 
 class CellRunResult(TypedDict):
-    cellId: str
-    index: int
-    status: Literal["ok", "error", "abort", "no-op"]
-    executionCount: NotRequired[Optional[int]]
-    outputSummary: str
-    ename: NotRequired[str]
-    evalue: NotRequired[str]
-    traceback: NotRequired[str]
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    index: Annotated[int, Field(description=(
+        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    status: Annotated[Literal["ok", "error", "abort", "no-op"], Field(description=(
+        "ok, error, abort (not run: the call was aborted) or no-op (not executable, or skipped)."))]
+    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+        "The kernel's execution count of the last run (absent or null: not run)."))]]
+    outputSummary: Annotated[str, Field(description="One line saying what the run produced (bounded).")]
+    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
+    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
+    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
 
 
 RunStatus = Literal["ok", "error", "aborted"]
 
 
 class RunCellsResult(ProposalOutcome):
-    status: Literal[RunStatus, "denied"]
-    notebook: NotRequired[NotebookInfo]
-    results: NotRequired[list[CellRunResult]]
+    status: Annotated[Literal[RunStatus, "denied"], Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    results: NotRequired[Annotated[list[CellRunResult], Field(description="One result per target cell, in run order.")]]
 
 
 def _skipped(index: int, cell_id: str, why: str) -> CellRunResult:
@@ -258,11 +277,13 @@ class KernelActionArguments(Arguments):
 
 
 class KernelActionResult(TypedDict):
-    action: KernelAction
-    notebookPath: str
-    kernel: KernelInfo
-    message: str
-    interruptSent: NotRequired[bool]
+    action: Annotated[KernelAction, Field(description=(
+        "What: inserted, edited, ran or deleted (for kernel actions: the action performed)."))]
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
+    message: Annotated[str, Field(description="What happened, for the agent to read.")]
+    interruptSent: NotRequired[Annotated[bool, Field(description=(
+        "Whether an interrupt was sent (never while nothing runs or the kernel is starting)."))]]
 
 
 NOT_RUNNING: dict[KernelStatus, str] = {
@@ -323,9 +344,9 @@ class StartKernelArguments(Arguments):
 
 
 class StartKernelResult(TypedDict):
-    notebookPath: str
-    kernel: KernelInfo
-    message: str
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
+    message: Annotated[str, Field(description="What happened, for the agent to read.")]
 
 
 @tool(

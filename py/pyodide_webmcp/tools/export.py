@@ -1,15 +1,12 @@
 """Handing the notebook to another tool as portable markdown."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..export import export_markdown
-from ..notebooks import READ_ERRORS, read_notebook
-from ..params import NotebookPath
-from ..registry import CallContext, tool
-from ..schema import Arguments
+from ..kit import READ_ERRORS, Arguments, CallContext, NotebookPath, read_notebook, tool
+from ._markdown_export import export_markdown
 
 
 class ExportArguments(Arguments):
@@ -19,11 +16,12 @@ class ExportArguments(Arguments):
 
 
 class ExportResult(TypedDict):
-    notebookPath: str
-    document: str
-    truncated: bool
-    cellCount: int
-    hiddenCellCount: int
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    document: Annotated[str, Field(description="The notebook as markdown.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    cellCount: Annotated[int, Field(description="How many cells the notebook has, hidden ones included.")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool(

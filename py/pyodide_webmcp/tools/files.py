@@ -1,32 +1,47 @@
 """The workspace's files: listing, creating and saving notebooks."""
 
 from collections import deque
-from typing import Any, Literal, Optional, get_args
+from typing import Annotated, Any, Literal, Optional, get_args
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..kernels import match_kernel
-from ..notebooks import WRITE_ERRORS, info_of, resolve_notebook
-from ..paging import OffsetPage, offset_page
-from ..params import NotebookPath, Offset
-from ..paths import NOTEBOOK_SUFFIX, join_path, normalize_path
-from ..registry import CallContext, tool
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import KernelInfo, NotebookInfo
+from ..kit import (
+    NOTEBOOK_SUFFIX,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    ErrorCode,
+    KernelInfo,
+    NotebookInfo,
+    NotebookPath,
+    Offset,
+    OffsetPage,
+    ToolError,
+    info_of,
+    join_path,
+    limits,
+    match_kernel,
+    normalize_path,
+    offset_page,
+    require_max_bytes,
+    resolve_notebook,
+    text_bound,
+    tool,
+)
 
 EntryType = Literal["directory", "notebook", "file"]
 ENTRY_TYPES: tuple[EntryType, ...] = get_args(EntryType)
 
 
 class WorkspaceEntry(TypedDict):
-    path: str
-    name: str
-    type: EntryType
-    size: NotRequired[int]
-    modified: NotRequired[str]
+    path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
+    name: Annotated[str, Field(description="File name (the last part of the path).")]
+    type: Annotated[EntryType, Field(description=(
+        "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, "
+        "file)."))]
+    size: NotRequired[Annotated[int, Field(description="Size in bytes.")]]
+    modified: NotRequired[Annotated[str, Field(description="Last modification time (ISO 8601).")]]
 
 
 class ListWorkspaceArguments(Arguments):
@@ -37,10 +52,12 @@ class ListWorkspaceArguments(Arguments):
 
 
 class ListWorkspaceResult(OffsetPage):
-    path: str
-    entries: list[WorkspaceEntry]
-    truncated: bool
-    omittedCount: int
+    path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
+    entries: Annotated[list[WorkspaceEntry], Field(description=(
+        "The files and folders, folders first, each alphabetical."))]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
 
 
 def _entry(model: dict[str, Any]) -> WorkspaceEntry:
@@ -113,9 +130,10 @@ class CreateNotebookArguments(Arguments):
 
 
 class CreateNotebookResult(TypedDict):
-    path: str
-    notebook: NotebookInfo
-    kernel: KernelInfo
+    path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
 
 
 def _notebook_name(raw: str) -> str:
@@ -166,10 +184,11 @@ class SaveNotebookArguments(Arguments):
 
 
 class SaveNotebookResult(TypedDict):
-    saved: bool
-    path: str
-    dirty: bool
-    reverted: NotRequired[bool]
+    saved: Annotated[bool, Field(description="Whether the live notebook was written to its file.")]
+    path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
+    dirty: Annotated[bool, Field(description="Whether the notebook has changes not yet saved to its file.")]
+    reverted: NotRequired[Annotated[bool, Field(description=(
+        "True when the file on disk was loaded instead, discarding the live edits (File Changed: Revert)."))]]
 
 
 @tool(

@@ -6,47 +6,59 @@ from typing import Any, Callable, Literal, Optional
 from pydantic import Field
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from .. import limits
-from ..access import Intent, guard_cell
-from ..errors import ErrorCode, ToolError
-from ..notebooks import (
+from ..kit import (
+    AGENT_AUTHOR,
     READ_ERRORS,
     WRITE_ERRORS,
-    anchored_cell,
-    find_cell,
-    info_of,
-    live_cell,
-    read_notebook,
-    resolve_notebook,
-    review_store,
-)
-from ..paging import OffsetPage, fit, offset_page
-from ..params import CellId, NotebookPath, Offset, ThreadId
-from ..port import NotebookPort, NotebookReader
-from ..positions import editor_range, strict_offset
-from ..provenance import iso_now
-from ..registry import CallContext, tool
-from ..review import (
-    AGENT_AUTHOR,
     AnchorKind,
     AnchorStatus,
-    Changed,
+    Arguments,
+    CallContext,
+    CellId,
+    CellSnapshot,
+    ChangedThread,
+    ErrorCode,
+    Intent,
+    NotebookInfo,
+    NotebookPath,
+    Offset,
+    OffsetPage,
+    ReviewCounts,
     ReviewStore,
+    SelectionArgument,
     StoredThread,
     Thread,
+    ThreadId,
     ThreadStatus,
     ThreadSummary,
+    ToolError,
     anchor_status,
+    anchored_cell,
     cell_anchor,
-    counts,
+    cell_snapshot,
+    editor_range,
+    find_cell,
+    fit_listing,
+    guard_cell,
+    info_of,
+    iso_now,
+    limits,
+    live_cell,
+    offset_page,
     output_anchor,
     public_thread,
     range_anchor,
+    read_notebook,
+    require_max_bytes,
+    resolve_notebook,
+    review_store,
+    strict_offset,
+    text_bound,
+    thread_counts,
     thread_summary,
+    tool,
 )
-from ..schema import Arguments, SelectionArgument, require_max_bytes, text_bound
-from ..shapes import CellSnapshot, NotebookInfo, ReviewCounts
-from ..views import CellList, cell_snapshot
+from ..port import CellList, NotebookPort, NotebookReader
 
 CommentText = Annotated[
     str,
@@ -55,9 +67,11 @@ CommentText = Annotated[
 
 
 class ThreadResult(TypedDict):
-    notebookPath: str
-    thread: Thread
-    omittedMessages: int
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    thread: Annotated[Thread, Field(description="The thread, with its first and most recent messages.")]
+    omittedMessages: Annotated[int, Field(description=(
+        "Messages left out between the first and the most recent ones (after a reply, resolve or reopen: "
+        "all but the first and those the call added)."))]
 
 
 def comment_not_found(thread_id: str, path: str) -> ToolError:
@@ -104,12 +118,15 @@ class ListCommentsArguments(Arguments):
 
 
 class ListCommentsResult(OffsetPage):
-    notebookPath: str
-    counts: ReviewCounts
-    threads: list[ThreadSummary]
-    truncated: bool
-    omittedCount: int
-    unreadableThreadCount: int
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    counts: Annotated[ReviewCounts, Field(description=(
+        "How many review threads are open and in all (agent-visible only)."))]
+    threads: Annotated[list[ThreadSummary], Field(description="Thread summaries, newest first.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    unreadableThreadCount: Annotated[int, Field(description=(
+        "Stored threads this bridge cannot read (kept untouched), on cells the agent can see."))]
 
 
 @tool(
@@ -136,14 +153,14 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
         selected = [t for t in selected if t.cell_id == records[active].id]
     selected.sort(key=lambda t: t.created_at, reverse=True)
     page = selected[args.offset : args.offset + args.limit]
-    summaries = fit(
+    summaries = fit_listing(
         [thread_summary(t, anchor_status(t.anchor, anchored_cell(notebook, records, t.anchor))) for t in page],
         args.limit,
     )
     remaining = len(selected) - args.offset - len(summaries)
     return {
         "notebookPath": notebook.path,
-        "counts": counts(threads),
+        "counts": thread_counts(threads),
         "threads": summaries,
         "truncated": remaining > 0,
         "omittedCount": max(0, remaining),
@@ -158,13 +175,14 @@ class ThreadArguments(Arguments):
 
 
 class CommentContext(TypedDict):
-    cell: NotRequired[CellSnapshot]
+    cell: NotRequired[Annotated[CellSnapshot, Field(description="The cell as it is now.")]]
 
 
 class GetCommentResult(ThreadResult):
     anchorStatus: AnchorStatus
-    context: CommentContext
-    hiddenCellCount: int
+    context: Annotated[CommentContext, Field(description=(
+        "The anchored cell as it is now (outputs included for an output anchor)."))]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool(
@@ -216,7 +234,8 @@ class CreateCommentArguments(Arguments):
 
 
 class CreateCommentResult(ThreadResult):
-    counts: ReviewCounts
+    counts: Annotated[ReviewCounts, Field(description=(
+        "How many review threads are open and in all (agent-visible only)."))]
 
 
 ANCHOR_FIELDS: dict[AnchorKind, tuple[str, ...]] = {
@@ -297,7 +316,7 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
     notebook.set_review_entry(entry)
     return {
         **_thread_result(notebook, thread),
-        "counts": counts(ReviewStore(entry).visible(records.hidden_ids)),
+        "counts": thread_counts(ReviewStore(entry).visible(records.hidden_ids)),
     }
 
 
@@ -305,7 +324,7 @@ class ReplyArguments(ThreadArguments):
     message: CommentText
 
 
-ThreadChange = Callable[[ReviewStore, StoredThread, str], Changed]
+ThreadChange = Callable[[ReviewStore, StoredThread, str], ChangedThread]
 """A change to a thread, given the store, the thread and the time now."""
 
 
@@ -371,10 +390,11 @@ async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResul
 
 
 class FocusCommentResult(TypedDict):
-    notebookPath: str
-    threadId: str
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    threadId: Annotated[str, Field(description="The thread's id.")]
     anchorStatus: AnchorStatus
-    notebook: NotebookInfo
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
 
 
 @tool(

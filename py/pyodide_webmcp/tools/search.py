@@ -1,15 +1,25 @@
 """Searching a notebook's cells."""
 
+from typing import Annotated
+
 from pydantic import Field
 
-from .. import limits
-from ..notebooks import READ_ERRORS, info_of, read_notebook
-from ..paging import OffsetPage, offset_page
-from ..params import NotebookPath, Offset
-from ..registry import CallContext, tool
-from ..schema import Arguments, text_bound
-from ..search import Match, compile_query, find
-from ..shapes import NotebookInfo
+from ..kit import (
+    READ_ERRORS,
+    Arguments,
+    CallContext,
+    NotebookInfo,
+    NotebookPath,
+    Offset,
+    OffsetPage,
+    info_of,
+    limits,
+    offset_page,
+    read_notebook,
+    text_bound,
+    tool,
+)
+from ._cell_search import Match, compile_query, find
 
 
 class SearchArguments(Arguments):
@@ -23,10 +33,11 @@ class SearchArguments(Arguments):
 
 
 class SearchResult(OffsetPage):
-    notebook: NotebookInfo
-    matches: list[Match]
-    matchCount: int
-    hiddenCellCount: int
+    notebook: Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    matches: Annotated[list[Match], Field(description="The matches, in notebook order.")]
+    matchCount: Annotated[int, Field(description="How many matches there are in all (beyond this page too).")]
+    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
 
 
 @tool("jupyter_search_notebook", "Search a notebook", read_only=True, errors=READ_ERRORS)

@@ -2,11 +2,14 @@
 
 from typing import Optional
 
-from ..notebooks import live_cell
-from ..registry import CallContext, tool
-from ..review import output_fingerprint
-from ..schema import NoArguments
-from ..shapes import OutputSelection
+from ..kit import (
+    CallContext,
+    NoArguments,
+    OutputSelection,
+    live_cell,
+    output_fingerprint,
+    tool,
+)
 
 
 @tool("jupyter_get_output_selection", "Read the selected output", read_only=True)

@@ -1,22 +1,31 @@
 """The opt-in power tool that runs a code snippet in a notebook's kernel, always in the human's view."""
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..execution import add_error_details, error_details, summarize_outputs
-from ..kernels import KERNEL_LOSSES, KernelLoss
-from ..notebooks import WRITE_ERRORS, resolve_notebook
-from ..outputs import serialize_outputs
-from ..params import NotebookPath
-from ..provenance import iso_now
-from ..registry import CallContext, tool
-from ..schema import Arguments, require_max_bytes, text_bound
-from ..shapes import OutputSnapshot
-from ..snippets import SnippetOutputs, SnippetStatus
+from ..kit import (
+    KERNEL_LOSSES,
+    WRITE_ERRORS,
+    Arguments,
+    CallContext,
+    ErrorCode,
+    KernelLoss,
+    NotebookPath,
+    OutputSnapshot,
+    SnippetOutputs,
+    SnippetStatus,
+    ToolError,
+    iso_now,
+    limits,
+    require_max_bytes,
+    resolve_notebook,
+    serialize_outputs,
+    text_bound,
+    tool,
+)
+from ._run_summaries import add_error_details, error_details, summarize_outputs
 from .execution import no_kernel
 
 LOST: dict[KernelLoss, tuple[ErrorCode, SnippetStatus]] = {
@@ -31,14 +40,17 @@ class RunCodeArguments(Arguments):
 
 
 class RunCodeResult(TypedDict):
-    status: Literal["ok", "error"]
-    notebookPath: str
-    executionCount: NotRequired[Optional[int]]
-    outputs: list[OutputSnapshot]
-    outputsTruncated: bool
-    ename: NotRequired[str]
-    evalue: NotRequired[str]
-    traceback: NotRequired[str]
+    status: Annotated[Literal["ok", "error"], Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+        "The kernel's execution count of the last run (absent or null: not run)."))]]
+    outputs: Annotated[list[OutputSnapshot], Field(description=(
+        "The cell's outputs, bounded (at most 10, text cut to 10 KiB)."))]
+    outputsTruncated: Annotated[bool, Field(description="Some outputs were left out.")]
+    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
+    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
+    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
 
 
 @tool(

@@ -1,16 +1,23 @@
 """Reading the workspace's text files (a CSV's first lines, a Python module), paged by lines."""
 
+from typing import Annotated
+
 from pydantic import Field
 
-from .. import limits
-from ..access import notebook_access
-from ..errors import ErrorCode, ToolError
-from ..paging import OffsetPage
-from ..params import Offset
-from ..paths import is_notebook_path, normalize_path
-from ..registry import CallContext, tool
-from ..schema import Arguments
-from ..textfile import is_binary, page_lines
+from ..kit import (
+    Arguments,
+    CallContext,
+    ErrorCode,
+    Offset,
+    OffsetPage,
+    ToolError,
+    is_notebook_path,
+    limits,
+    normalize_path,
+    notebook_access,
+    tool,
+)
+from ._text_file_pages import is_binary, page_lines
 
 
 class ReadFileArguments(Arguments):
@@ -20,11 +27,12 @@ class ReadFileArguments(Arguments):
 
 
 class ReadFileResult(OffsetPage):
-    path: str
-    offset: int
-    lines: list[str]
-    lineCount: int
-    truncated: bool
+    path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
+    offset: Annotated[int, Field(description="Where this page starts (for read_file: the first line, zero-based).")]
+    lines: Annotated[list[str], Field(description="The lines, without their line endings (each cut at 4 KiB).")]
+    lineCount: Annotated[int, Field(description="How many lines the file has.")]
+    truncated: Annotated[bool, Field(description=(
+        "Whether something was left out to fit the bounds (see omittedCount)."))]
 
 
 def _missing(path: str) -> ToolError:

@@ -2,7 +2,7 @@
 
 import json
 
-from pyodide_webmcp.calls import CallTable
+from pyodide_webmcp.call_budget import CallTable
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.registry import REGISTRY, CallContext
 

@@ -11,12 +11,13 @@ import contextvars
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Literal, Optional, Sequence
+from typing import Annotated, Any, Callable, Iterator, Literal, Optional, Sequence
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict, Unpack
 
 from . import limits
-from .dialogs import Dialog, DialogView, view
+from .dialog_views import Dialog, DialogView, dialog_view
 from .errors import ErrorCode, ToolError
 from .text import one_line
 
@@ -32,13 +33,15 @@ class WaitingFor(TypedDict):
     waits for the human), `human` (a proposal), `dialog`, or `work`; `renamedTo` is its notebook's new path
     when it was renamed meanwhile."""
 
-    kind: WaitingKind
-    cellId: NotRequired[str]
-    done: NotRequired[int]
-    total: NotRequired[int]
-    proposalId: NotRequired[str]
-    dialogId: NotRequired[str]
-    renamedTo: NotRequired[str]
+    kind: Annotated[WaitingKind, Field(description="What kind of thing this is.")]
+    cellId: NotRequired[Annotated[str, Field(description="Stable id of the cell.")]]
+    done: NotRequired[Annotated[int, Field(description="Cells of the call already run.")]]
+    total: NotRequired[Annotated[int, Field(description="Cells the call runs.")]]
+    proposalId: NotRequired[Annotated[str, Field(description="The proposal the human decided on.")]]
+    dialogId: NotRequired[Annotated[str, Field(description="The dialog's id.")]]
+    renamedTo: NotRequired[Annotated[str, Field(description=(
+        "The notebook's new path: it was renamed while the call ran (the run goes on); use it from now "
+        "on."))]]
 
 
 @dataclass
@@ -183,28 +186,30 @@ async def wait_for(call: Call, seconds: float) -> bool:
 
 
 class CallSummary(TypedDict):
-    pendingId: str
-    tool: str
-    since: str
+    pendingId: Annotated[str, Field(description="Pass it to jupyter_wait_for_result to get the result.")]
+    tool: Annotated[str, Field(description="The tool that acted.")]
+    since: Annotated[str, Field(description="When the call started (ISO 8601).")]
     waitingFor: WaitingFor
 
 
 class Answered(TypedDict):
-    dialogId: str
-    button: str
+    dialogId: Annotated[str, Field(description="The dialog's id.")]
+    button: Annotated[str, Field(description="The label of the button pressed.")]
 
 
 class PendingResult(TypedDict):
     """A call not done within the budget: it goes on; jupyter_wait_for_result gets its result."""
 
-    status: Literal["pending"]
-    pendingId: str
-    tool: str
-    since: str
-    message: str
+    status: Annotated[Literal["pending"], Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    pendingId: Annotated[str, Field(description="Pass it to jupyter_wait_for_result to get the result.")]
+    tool: Annotated[str, Field(description="The tool that acted.")]
+    since: Annotated[str, Field(description="When the call started (ISO 8601).")]
+    message: Annotated[str, Field(description="What happened, for the agent to read.")]
     waitingFor: WaitingFor
-    dialog: NotRequired[DialogView]
-    answered: NotRequired[Answered]
+    dialog: NotRequired[Annotated[DialogView, Field(description=(
+        "A JupyterLab dialog of this call waiting for an answer (jupyter_answer_dialog)."))]]
+    answered: NotRequired[Annotated[Answered, Field(description="The dialog and button this answer pressed.")]]
 
 
 def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Optional[Dialog]:
@@ -223,11 +228,11 @@ def pending_result(
         "pendingId": call.id,
         "tool": call.tool,
         "since": call.started_at,
-        "message": pending_message(call, budget_seconds, None if dialog is None else view(dialog)),
+        "message": pending_message(call, budget_seconds, None if dialog is None else dialog_view(dialog)),
         "waitingFor": waiting,
     }
     if dialog is not None:
-        result["dialog"] = view(dialog)
+        result["dialog"] = dialog_view(dialog)
     if answered is not None:
         result["answered"] = answered
     return result

@@ -1,25 +1,21 @@
 """Pure pieces of running cells: target selection and one-line result summaries."""
 
 from dataclasses import dataclass
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from typing_extensions import TypedDict
 
-from . import limits
-from .access import cell_not_found, guard_cell
-from .errors import ErrorCode, ToolError
-from .kernels import KernelLoss
-from .outputs import serialize_output
-from .text import clamp_chars, one_line
-from .views import CellRecord
-
-Reply = Literal["ok", "error"]
-"""The kernel's answer to an execution: ok, or anything else."""
-ExecutionOutcome = Literal[Reply, KernelLoss, "dropped"]
-"""How one execution ended, watched on its kernel: its reply, the kernel lost, or `dropped` (never answered:
-JupyterLite cancels the executions queued behind one that failed)."""
-RunOutcome = Literal[ExecutionOutcome, "gone"]
-"""How a run of a code cell ended, as the human's Run does it; `gone`: the cell's view went away mid-run."""
+from ..kit import (
+    ErrorCode,
+    ToolError,
+    cell_not_found,
+    clamp_chars,
+    guard_cell,
+    limits,
+    one_line,
+    serialize_output,
+)
+from ..port import CellRecord
 
 
 @dataclass(frozen=True)

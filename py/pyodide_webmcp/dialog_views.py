@@ -7,8 +7,9 @@ notebook), and cannot press it.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from . import limits
@@ -38,18 +39,22 @@ class Dialog:
 
 
 class DialogView(TypedDict):
-    id: str
-    owner: Actor
-    shown: bool
-    title: NotRequired[str]
-    body: NotRequired[str]
-    buttons: NotRequired[list[str]]
-    input: NotRequired[Union[str, bool]]
-    passwordField: NotRequired[bool]
-    error: NotRequired[bool]
+    id: Annotated[str, Field(description="Stable id.")]
+    owner: Annotated[Actor, Field(description=(
+        "agent (raised by one of your calls; you may answer it) or human (theirs alone)."))]
+    shown: Annotated[bool, Field(description=(
+        "Whether it is shown (JupyterLab shows one dialog at a time; others wait)."))]
+    title: NotRequired[Annotated[str, Field(description="The dialog's title.")]]
+    body: NotRequired[Annotated[str, Field(description="The message text.")]]
+    buttons: NotRequired[Annotated[list[str], Field(description="Its button labels, in order.")]]
+    input: NotRequired[Annotated[Union[str, bool], Field(description=(
+        "The value of its first input field (a boolean for a checkbox); never a password."))]]
+    passwordField: NotRequired[Annotated[bool, Field(description=(
+        "The dialog has a password field (its value is never shown)."))]]
+    error: NotRequired[Annotated[bool, Field(description="The error code (closed set; see the tool reference).")]]
 
 
-def view(dialog: Dialog) -> DialogView:
+def dialog_view(dialog: Dialog) -> DialogView:
     """What an agent may know of a dialog: all of its own, only the existence of the human's."""
     if dialog.owner is None:
         return {"id": dialog.id, "owner": "human", "shown": dialog.shown}

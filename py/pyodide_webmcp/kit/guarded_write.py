@@ -10,16 +10,15 @@ import inspect
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Generic, Mapping, Optional, TypeVar, Union, cast
 
-from . import limits
-from .errors import ErrorCode, ToolError
-from .hashing import parse_read_hash, read_hash
+from .. import limits
+from ..errors import ErrorCode, ToolError
+from ..hashing import parse_read_hash, read_hash
+from ..port import CellRecord, NotebookPort
+from ..registry import CallContext
+from ..shapes import DiffKind, ReviewedAction
+from ..text import clamp_chars, utf8_len
 from .notebooks import resolve_notebook
-from .port import NotebookPort
-from .proposals import Denial, ask_human, denied
-from .registry import CallContext
-from .shapes import DiffKind, ReviewedAction
-from .text import clamp_chars, utf8_len
-from .views import CellRecord
+from .propose_mode import Denial, ask_human, denied
 
 Result = TypeVar("Result", bound=Mapping[str, object])
 """A written result's shape: a TypedDict holding the fields of a review too (`shapes.ProposalOutcome`)."""

@@ -1,10 +1,10 @@
-"""export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
+"""tools/_markdown_export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
 
 import json
 
 from pyodide_webmcp import limits
-from pyodide_webmcp.export import export_markdown, fence_for
-from pyodide_webmcp.views import CellRecord
+from pyodide_webmcp.port import CellRecord
+from pyodide_webmcp.tools._markdown_export import export_markdown, fence_for
 
 
 def code(cell_id, source, outputs=(), access="write"):

@@ -4,27 +4,32 @@ A listing keeps at most its count bound and what fits its byte budget; index
 ranges continue with `nextStartIndex`, other listings with `nextOffset`.
 """
 
-from typing import Optional, Sequence, TypeVar
+from typing import Annotated, Optional, Sequence, TypeVar
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from . import limits
-from .text import json_size
+from .. import limits
+from ..text import json_size
 
 Item = TypeVar("Item")
 
 
 class RangePage(TypedDict):
-    hasMore: bool
-    nextStartIndex: NotRequired[int]  # only when hasMore
+    hasMore: Annotated[bool, Field(description=(
+        "Whether more items exist beyond this page (see nextStartIndex or nextOffset)."))]
+    nextStartIndex: NotRequired[Annotated[int, Field(description=(
+        "Pass it as startIndex to read the next page (only when hasMore)."))]]
 
 
 class OffsetPage(TypedDict):
-    hasMore: bool
-    nextOffset: NotRequired[int]  # only when hasMore
+    hasMore: Annotated[bool, Field(description=(
+        "Whether more items exist beyond this page (see nextStartIndex or nextOffset)."))]
+    nextOffset: NotRequired[Annotated[int, Field(description=(
+        "Pass it as offset to read the next page (only when hasMore)."))]]
 
 
-def fit(items: Sequence[Item], max_items: int, budget: int = limits.MAX_LISTING_BYTES) -> list[Item]:
+def fit_listing(items: Sequence[Item], max_items: int, budget: int = limits.MAX_LISTING_BYTES) -> list[Item]:
     """The leading items that fit both the count bound and the byte budget (at least one when any)."""
     kept: list[Item] = []
     used = 0

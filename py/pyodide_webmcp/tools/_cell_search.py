@@ -9,7 +9,9 @@ searches look at the first MAX_SEARCHED_LINE_CHARS characters of each line.
 import re
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, Literal, Optional, Sequence
+
+from pydantic import Field
 
 if TYPE_CHECKING or sys.version_info < (3, 11):
     import sre_parse  # the regex parser's name before Python 3.11, and still its name in typeshed
@@ -18,11 +20,15 @@ else:
 
 from typing_extensions import NotRequired, TypedDict
 
-from . import limits
-from .errors import ErrorCode, ToolError
-from .outputs import serialize_output
-from .text import clamp_chars, strip_ansi
-from .views import CellRecord
+from ..kit import (
+    ErrorCode,
+    ToolError,
+    clamp_chars,
+    limits,
+    serialize_output,
+    strip_ansi,
+)
+from ..port import CellRecord
 
 _REPEATS = {sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT}
 _NESTING = {sre_parse.SUBPATTERN, sre_parse.BRANCH, sre_parse.ASSERT, sre_parse.ASSERT_NOT}
@@ -32,13 +38,14 @@ Where = Literal["source", "output"]
 
 
 class Match(TypedDict):
-    cellId: str
-    index: int
-    where: Where
-    outputIndex: NotRequired[int]
-    line: int
-    column: int
-    excerpt: str
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    index: Annotated[int, Field(description=(
+        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    where: Annotated[Where, Field(description="source, or output (see outputIndex).")]
+    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    line: Annotated[int, Field(description="Zero-based line.")]
+    column: Annotated[int, Field(description="Zero-based column, in characters.")]
+    excerpt: Annotated[str, Field(description="The match with some context from its line (bounded).")]
 
 
 def _children(op: Any, value: Any) -> list[Any]:

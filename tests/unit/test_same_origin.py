@@ -1,10 +1,10 @@
-"""remote.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
+"""kit/same_origin.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
 run: image beacons in agent-written markdown cells fired as soon as the cells rendered)."""
 
 import pytest
 from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.kit.same_origin import remote_reference
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
-from pyodide_webmcp.remote import remote_reference
 
 BEACONS = [
     "![beacon](http://198.51.100.7/b.png)",

@@ -11,8 +11,9 @@ key stays exactly as stored, readable or not.
 import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Sequence, get_args
+from typing import Annotated, Any, Literal, Optional, Sequence, get_args
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from . import hashing, limits
@@ -40,8 +41,8 @@ AnchorState = Literal["exact", "reanchored", DetachedState]
 
 
 class Author(TypedDict):
-    kind: Actor
-    name: Optional[str]
+    kind: Annotated[Actor, Field(description="What kind of thing this is.")]
+    name: Annotated[Optional[str], Field(description="The author's name (null for the human).")]
 
 
 AGENT_AUTHOR: Author = {"kind": "agent", "name": "Browser agent"}
@@ -49,53 +50,61 @@ HUMAN_AUTHOR: Author = {"kind": "human", "name": None}
 
 
 class Message(TypedDict):
-    id: str
-    author: Author
-    createdAt: str
-    body: str
+    id: Annotated[str, Field(description="Stable id.")]
+    author: Annotated[Author, Field(description="Who wrote it: kind human or agent, and a name.")]
+    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
+    body: Annotated[str, Field(description="The message text.")]
 
 
 class Range(TypedDict):
-    start: Position
-    end: Position
+    start: Annotated[Position, Field(description=(
+        "Start position (zero-based line and column in characters, unless said otherwise)."))]
+    end: Annotated[Position, Field(description="End position (exclusive).")]
 
 
 class Anchor(TypedDict):
     """What a thread is attached to, as stored (the reference extension's field names; sourceRange in UTF-16 code units)."""
 
-    kind: AnchorKind
-    cellId: str
-    sourceRange: NotRequired[Range]
-    selectedText: NotRequired[str]
-    selectedTextHash: NotRequired[str]
-    prefix: NotRequired[str]
-    suffix: NotRequired[str]
-    outputIndex: NotRequired[int]
-    outputFingerprint: NotRequired[str]
-    mimeType: NotRequired[str]
+    kind: Annotated[AnchorKind, Field(description="What kind of thing this is.")]
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    sourceRange: NotRequired[Annotated[Range, Field(description=(
+        "The stored range, columns in UTF-16 code units as the reference extension (jupyterlite-webmcp) "
+        "stores them."))]]
+    selectedText: NotRequired[Annotated[str, Field(description="The text the thread is attached to.")]]
+    selectedTextHash: NotRequired[Annotated[str, Field(description=(
+        "Hash of selectedText (the reference extension's stableHash)."))]]
+    prefix: NotRequired[Annotated[str, Field(description="Up to 80 characters before the text, for re-anchoring.")]]
+    suffix: NotRequired[Annotated[str, Field(description="Up to 80 characters after the text, for re-anchoring.")]]
+    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    outputFingerprint: NotRequired[Annotated[str, Field(description=(
+        "Hash of the output as it was; a different output has a different hash."))]]
+    mimeType: NotRequired[Annotated[str, Field(description="MIME type.")]]
 
 
 class Thread(TypedDict):
-    id: str
-    status: ThreadStatus
-    createdAt: str
-    updatedAt: str
+    id: Annotated[str, Field(description="Stable id.")]
+    status: Annotated[ThreadStatus, Field(description="open or resolved.")]
+    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
+    updatedAt: Annotated[str, Field(description="When it last changed (ISO 8601).")]
     anchor: Anchor
-    messages: list[Message]
+    messages: Annotated[list[Message], Field(description=(
+        "Messages, oldest first: the first one and the most recent that fit."))]
 
 
 class AnchorStatus(TypedDict):
     """Where an anchor points in the live notebook now; `range` counts columns in characters."""
 
-    kind: AnchorKind
-    cellId: str
-    cellExists: bool
-    cellIndex: Optional[int]
-    state: AnchorState
-    range: NotRequired[Range]
-    text: NotRequired[str]
-    outputIndex: NotRequired[int]
-    outputChanged: NotRequired[bool]
+    kind: Annotated[AnchorKind, Field(description="What kind of thing this is.")]
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellExists: Annotated[bool, Field(description="Whether the anchored cell still exists.")]
+    cellIndex: Annotated[Optional[int], Field(description="The anchored cell's index now, or null when it is gone.")]
+    state: Annotated[AnchorState, Field(description=(
+        "exact (still where it was), reanchored (found elsewhere), orphaned (not found) or cell-missing."))]
+    range: NotRequired[Annotated[Range, Field(description="Where the text is now, columns in characters.")]]
+    text: NotRequired[Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]]
+    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    outputChanged: NotRequired[Annotated[bool, Field(description=(
+        "Whether the anchored output was replaced or removed since."))]]
 
 
 def new_id() -> str:
@@ -252,7 +261,7 @@ class StoredThread:
         }
 
 
-Changed = tuple[dict[str, Any], StoredThread]
+ChangedThread = tuple[dict[str, Any], StoredThread]
 """What a change to a thread gives: the notebook's new stored review entry, and the thread as changed."""
 
 
@@ -310,11 +319,11 @@ class ReviewStore:
         entry["threads"] = threads
         return entry
 
-    def _changed(self, thread: StoredThread, raw: dict[str, Any]) -> Changed:
+    def _changed(self, thread: StoredThread, raw: dict[str, Any]) -> ChangedThread:
         entry = self._entry_with(raw, thread.index)
         return entry, _written(thread.index, raw)
 
-    def create(self, anchor: dict[str, Any], body: str, author: Author, now: str) -> Changed:
+    def create(self, anchor: dict[str, Any], body: str, author: Author, now: str) -> ChangedThread:
         raw: dict[str, Any] = {
             "id": new_id(),
             "status": "open",
@@ -327,19 +336,19 @@ class ReviewStore:
         entry = self._entry_with(raw, None)
         return entry, _written(index, raw)
 
-    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> Changed:
+    def reply(self, thread: StoredThread, body: str, author: Author, now: str) -> ChangedThread:
         raw = {**thread.raw, "messages": [*thread.raw["messages"], _new_message(body, author, now)], "updatedAt": now}
         return self._changed(thread, raw)
 
     def set_status(
         self, thread: StoredThread, status: ThreadStatus, now: str, closing: Optional[tuple[str, Author]] = None
-    ) -> Changed:
+    ) -> ChangedThread:
         messages = thread.raw["messages"]
         if closing is not None:
             messages = [*messages, _new_message(closing[0], closing[1], now)]
         return self._changed(thread, {**thread.raw, "messages": messages, "status": status, "updatedAt": now})
 
-    def reanchor(self, thread: StoredThread, anchor: dict[str, Any], now: str) -> Changed:
+    def reanchor(self, thread: StoredThread, anchor: dict[str, Any], now: str) -> ChangedThread:
         return self._changed(thread, {**thread.raw, "anchor": anchor, "updatedAt": now})
 
 
@@ -572,34 +581,36 @@ def public_thread(thread: StoredThread, only_last: Optional[int] = None) -> tupl
     return shown, omitted
 
 
-def counts(threads: Sequence[StoredThread]) -> ReviewCounts:
+def thread_counts(threads: Sequence[StoredThread]) -> ReviewCounts:
     return {"openThreads": sum(t.status == "open" for t in threads), "totalThreads": len(threads)}
 
 
 class SummaryAnchor(TypedDict):
-    kind: AnchorKind
-    cellId: str
-    cellIndex: Optional[int]
-    state: AnchorState
-    selectedText: NotRequired[str]
-    outputIndex: NotRequired[int]
-    outputChanged: NotRequired[bool]
+    kind: Annotated[AnchorKind, Field(description="What kind of thing this is.")]
+    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellIndex: Annotated[Optional[int], Field(description="The anchored cell's index now, or null when it is gone.")]
+    state: Annotated[AnchorState, Field(description=(
+        "exact (still where it was), reanchored (found elsewhere), orphaned (not found) or cell-missing."))]
+    selectedText: NotRequired[Annotated[str, Field(description="The text the thread is attached to.")]]
+    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    outputChanged: NotRequired[Annotated[bool, Field(description=(
+        "Whether the anchored output was replaced or removed since."))]]
 
 
 class LastMessage(TypedDict):
-    author: Author
-    createdAt: str
-    body: str
+    author: Annotated[Author, Field(description="Who wrote it: kind human or agent, and a name.")]
+    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
+    body: Annotated[str, Field(description="The message text.")]
 
 
 class ThreadSummary(TypedDict):
-    threadId: str
-    status: ThreadStatus
-    createdAt: str
-    updatedAt: str
-    messageCount: int
-    anchor: SummaryAnchor
-    lastMessage: Optional[LastMessage]
+    threadId: Annotated[str, Field(description="The thread's id.")]
+    status: Annotated[ThreadStatus, Field(description="open or resolved.")]
+    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
+    updatedAt: Annotated[str, Field(description="When it last changed (ISO 8601).")]
+    messageCount: Annotated[int, Field(description="How many messages the thread has.")]
+    anchor: Annotated[SummaryAnchor, Field(description="What the thread is attached to.")]
+    lastMessage: Annotated[Optional[LastMessage], Field(description="The most recent message (body bounded), or null.")]
 
 
 def thread_summary(thread: StoredThread, status: AnchorStatus) -> ThreadSummary:

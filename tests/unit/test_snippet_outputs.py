@@ -1,7 +1,7 @@
-"""snippets.py: the outputs of code an agent runs, bounded, and the log the human sees."""
+"""snippet_outputs.py: the outputs of code an agent runs, bounded, and the log the human sees."""
 
 from pyodide_webmcp import limits
-from pyodide_webmcp.snippets import SnippetLog, SnippetOutputs
+from pyodide_webmcp.snippet_outputs import SnippetLog, SnippetOutputs
 from pyodide_webmcp.text import utf8_len
 
 

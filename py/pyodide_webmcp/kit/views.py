@@ -1,17 +1,16 @@
-"""Pure builders of the notebook, cell and focus shapes agents receive."""
+"""Pure builders of the notebook, cell and focus shapes agents receive (from the port's cell records)."""
 
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Optional, Sequence
 
-from . import limits
-from .access import METADATA_KEY, Access
-from .hashing import read_hash, revision, source_hash
-from .outputs import joined, serialize_outputs
-from .paths import base_name
-from .positions import editor_position, offset_of
-from .provenance import add_last_edit
-from .shapes import (
+from .. import limits
+from ..access import METADATA_KEY
+from ..hashing import read_hash
+from ..outputs import joined, serialize_outputs
+from ..paths import base_name
+from ..port import CellRecord, EditorState, cell_list
+from ..positions import editor_position, offset_of
+from ..provenance import add_last_edit
+from ..shapes import (
     CellRef,
     CellSnapshot,
     FocusContext,
@@ -19,44 +18,7 @@ from .shapes import (
     Position,
     TextSelection,
 )
-from .text import clamp_utf8, to_json
-
-
-@dataclass(frozen=True)
-class CellRecord:
-    """The minimum the adapter reports for every cell of a notebook."""
-
-    id: str
-    type: str
-    source: str
-    access: Access = "write"
-
-    @property
-    def hidden(self) -> bool:
-        return self.access == "none"
-
-    @property
-    def source_hash(self) -> str:
-        return source_hash(self.source)
-
-
-class CellList(tuple[CellRecord, ...]):
-    """A notebook's cell records at one moment, with what is derived from all of them computed once.
-
-    The adapter keeps one per unchanged notebook, so repeated reads of a large notebook cost nothing.
-    """
-
-    @cached_property
-    def revision(self) -> str:
-        return revision((cell.id, cell.type, cell.source_hash) for cell in self if not cell.hidden)
-
-    @cached_property
-    def hidden_ids(self) -> frozenset[str]:
-        return frozenset(cell.id for cell in self if cell.hidden)
-
-
-def cell_list(cells: Sequence[CellRecord]) -> CellList:
-    return cells if isinstance(cells, CellList) else CellList(cells)
+from ..text import clamp_utf8, to_json
 
 
 def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> NotebookInfo:
@@ -133,15 +95,6 @@ def text_selection(source: str, start: Position, end: Position) -> Optional[Text
     if cut:
         selection["truncated"] = True
     return selection
-
-
-@dataclass(frozen=True)
-class EditorState:
-    """Raw editor coordinates of the active cell, UTF-16 columns as the browser reports."""
-
-    cursor: tuple[int, int]
-    selection_start: tuple[int, int]
-    selection_end: tuple[int, int]
 
 
 def focus_context(

@@ -7,8 +7,7 @@ call: known names, required ones, and the JSON types and enums of each.
 
 from typing import Any, Optional
 
-from .errors import ErrorCode, ToolError
-from .text import json_object
+from ..kit import ErrorCode, ToolError, json_object
 
 _TYPES = {
     "string": str,

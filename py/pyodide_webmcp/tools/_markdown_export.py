@@ -3,10 +3,8 @@
 import re
 from typing import Any, Sequence
 
-from . import limits
-from .outputs import serialize_output
-from .text import json_size
-from .views import CellRecord
+from ..kit import json_size, limits, serialize_output
+from ..port import CellRecord
 
 _BACKTICK_RUNS = re.compile(r"`+")
 

@@ -1,10 +1,10 @@
-"""calls.py: the calls in flight, pending results and their expiry, the dialogs a call opened."""
+"""call_budget.py: the calls in flight, pending results and their expiry, the dialogs a call opened."""
 
 import asyncio
 
 import pytest
 from pyodide_webmcp import limits
-from pyodide_webmcp.calls import (
+from pyodide_webmcp.call_budget import (
     CallTable,
     current_call,
     dialog_scope,

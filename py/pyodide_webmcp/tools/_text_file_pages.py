@@ -3,8 +3,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from . import limits
-from .text import clamp_utf8, utf8_len
+from ..kit import clamp_utf8, limits, utf8_len
 
 
 def is_binary(text: str) -> bool:

@@ -1,8 +1,8 @@
-"""settings.py: the owner's settings, read whatever they hold."""
+"""owner_settings.py: the owner's settings, read whatever they hold."""
 
 from pyodide_webmcp import limits
+from pyodide_webmcp.owner_settings import Settings
 from pyodide_webmcp.registry import REGISTRY
-from pyodide_webmcp.settings import Settings
 
 
 def test_settings_never_fail_to_read():

@@ -1,20 +1,25 @@
-"""dialogs.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
+"""dialog_views.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
 
 import pytest
 from pyodide_webmcp import limits
-from pyodide_webmcp.dialogs import Dialog, choose_button, choose_dialog, view
+from pyodide_webmcp.dialog_views import (
+    Dialog,
+    choose_button,
+    choose_dialog,
+    dialog_view,
+)
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.kit.testing import dialog
 
 
 def test_dialog_views_are_bounded_and_the_humans_say_nothing():
     own = dialog("d1", "call-1", input="secret", password=True)
-    shown = view(own)
+    shown = dialog_view(own)
     assert shown["title"] == "File Changed" and shown["buttons"] == ["Cancel", "Revert", "Overwrite"]
     assert "input" not in shown and shown["passwordField"] is True
-    assert view(dialog("d2", None)) == {"id": "d2", "owner": "human", "shown": True}
+    assert dialog_view(dialog("d2", None)) == {"id": "d2", "owner": "human", "shown": True}
     huge = Dialog("d3", "call-1", "T" * 1000, "é" * 10_000, ["x" * 500], True, input="v" * 5000)
-    bounded = view(huge)
+    bounded = dialog_view(huge)
     assert len(bounded["title"]) <= limits.MAX_DIALOG_TITLE_CHARS
     assert len(bounded["body"].encode()) <= limits.MAX_DIALOG_BODY_BYTES
     assert len(bounded["buttons"][0]) <= limits.MAX_DIALOG_BUTTON_CHARS

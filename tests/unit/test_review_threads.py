@@ -1,4 +1,4 @@
-"""review.py: comment threads, anchored as the reference extension anchors them, and their store, which keeps
+"""review_threads.py: comment threads, anchored as the reference extension anchors them, and their store, which keeps
 every byte it does not understand."""
 
 import copy
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pyodide_webmcp import limits
 from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.hashing import output_fingerprint
-from pyodide_webmcp.review import (
+from pyodide_webmcp.review_threads import (
     AGENT_AUTHOR,
     HUMAN_AUTHOR,
     LiveCell,

@@ -1,19 +1,21 @@
 """Records the text the human selects inside one rendered output, and nothing else on the page."""
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from js import clearTimeout, document, setTimeout, window
 from pyodide.ffi import create_proxy
 
 from .. import limits
 from ..provenance import iso_now
-from ..review import output_fingerprint
+from ..review_threads import output_fingerprint
 from ..shapes import SelectedOutput
 from ..text import clamp_utf8
 from .ffi import js_value
-from .lab import Lab
+from .notebook import NotebookHandle
 
 OUTPUT = ".jp-OutputArea-output"
+CellLocator = Callable[[Any], Optional[tuple[NotebookHandle, int]]]
+"""The open notebook and cell index whose widget owns a DOM node (Lab.locate_cell_node)."""
 SETTLE_MS = 150
 
 
@@ -25,8 +27,8 @@ def _element(node: Any) -> Any:
 
 
 class OutputSelectionTracker:
-    def __init__(self, lab: Lab):
-        self._lab = lab
+    def __init__(self, locate_cell_node: CellLocator):
+        self._locate_cell_node = locate_cell_node
         self.record: Optional[SelectedOutput] = None
         self._timer: Any = None  # the pending setTimeout's id
         self._listener = create_proxy(self._changed)
@@ -52,7 +54,7 @@ class OutputSelectionTracker:
             return None  # crossed outputs, cells or notebook chrome
         child = js_value(output.closest(".jp-OutputArea-child"))
         cell_node = js_value(child.closest(".jp-Cell")) if child is not None else None
-        located = self._lab.locate_cell_node(cell_node) if cell_node is not None else None
+        located = self._locate_cell_node(cell_node) if cell_node is not None else None
         if located is None:
             return None
         notebook, cell_index = located

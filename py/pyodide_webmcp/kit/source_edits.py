@@ -1,0 +1,127 @@
+"""The one guarded write of cell sources: every edit checked before any applies, then applied together.
+
+jupyter_update_cell, jupyter_update_cells and a kit tool's `replace_cell_source` all write sources
+through it, so each is refused unless the cell still has the sourceHash the agent read and the agent may
+write it, and in Propose mode the human sees the diff first.
+"""
+
+from dataclasses import dataclass
+from typing import Annotated, Callable, Optional, Sequence, TypeVar
+
+from pydantic import Field
+from typing_extensions import NotRequired
+
+from ..errors import ErrorCode, ToolError
+from ..port import NotebookPort
+from ..registry import CallContext
+from ..shapes import (
+    CellRef,
+    CellSnapshot,
+    CellType,
+    DiffKind,
+    NotebookInfo,
+    Outcome,
+    ProposalOutcome,
+)
+from .guarded_write import Plan, check_source, reviewed_write
+from .notebooks import find_cell, info_of
+from .propose_mode import diff_lines
+from .same_origin import require_same_origin
+from .views import cell_ref, cell_snapshot
+
+STALE_SOURCE = "Cell changed since it was read."
+"""What STALE_CELL says when a write's expected sourceHash no longer matches."""
+Written = TypeVar("Written", bound=ProposalOutcome)
+
+
+class CellResult(ProposalOutcome):
+    """One written cell, its source included (clients read it back), or the human's denial."""
+
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    cell: NotRequired[Annotated[CellSnapshot, Field(description="The cell as it is now.")]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+
+
+class CellsResult(ProposalOutcome):
+    """Several written cells, without the sources just sent, or the human's denial."""
+
+    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
+        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    cells: NotRequired[Annotated[list[CellRef], Field(description="The cells, in notebook order.")]]
+    status: NotRequired[Annotated[Outcome, Field(description=(
+        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+
+
+def written(notebook: NotebookPort, cell_id: str) -> CellResult:
+    """The written cell found again by id (the human may have moved it meanwhile), as a read shows it."""
+    records = notebook.cells()
+    index = find_cell(records, cell_id, notebook.path)
+    return {"notebook": info_of(notebook, records), "cell": cell_snapshot(notebook.cell_json(index), index)}
+
+
+def written_refs(notebook: NotebookPort, cell_ids: list[str]) -> CellsResult:
+    records = notebook.cells()
+    return {"notebook": info_of(notebook, records), "cells": [cell_ref(records, cell_id) for cell_id in cell_ids]}
+
+
+@dataclass(frozen=True)
+class SourceEdit:
+    """A cell's complete new source, guarded by the sourceHash the agent read; `field` prefixes the argument
+    names an error points at ("" for a tool's own arguments, "cells.0." for an item of a list)."""
+
+    cell_id: str
+    source: str
+    expected_source_hash: str
+    cell_type: Optional[CellType] = None
+    overwrite_unread: bool = False
+    field: str = ""
+
+
+def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
+                     result: Callable[[NotebookPort, list[str]], Written]) -> Callable[[NotebookPort], Plan[Written]]:
+    """Every edit checked before any is applied; applied together, one undo step for the human."""
+
+    def plan(notebook: NotebookPort) -> Plan[Written]:
+        records = notebook.cells()
+        indexes: list[int] = []
+        for edit in edits:
+            index = find_cell(records, edit.cell_id, notebook.path, "write")
+            if index in indexes:
+                raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Cell "{edit.cell_id}" is given twice.', field=edit.field + "cellId")
+            check_source(records[index], edit.expected_source_hash, STALE_SOURCE, replaces_all=True,
+                         overwrite_unread=edit.overwrite_unread)
+            require_same_origin(edit.field + "source", edit.source, edit.cell_type or records[index].type)
+            indexes.append(index)
+
+        def apply() -> Written:
+            def change() -> None:
+                for edit, index in zip(edits, indexes):
+                    if edit.cell_type is not None and records[index].type != edit.cell_type:
+                        notebook.set_cell_type(index, edit.cell_type)
+                    notebook.set_source(index, edit.source)
+
+            notebook.transact(change)
+            for edit in edits:
+                notebook.record_history(edit.cell_id, "agent", "edited", ctx.tool)
+            return result(notebook, [edit.cell_id for edit in edits])
+
+        def preview() -> list[tuple[DiffKind, str]]:
+            lines: list[tuple[DiffKind, str]] = []
+            for edit, index in zip(edits, indexes):
+                if len(edits) > 1:
+                    lines.append(("same", f"--- cell {index}"))
+                lines.extend(diff_lines(records[index].source, edit.source))
+            return lines
+
+        title = "The agent proposes this change:" if len(edits) == 1 else f"The agent proposes changing {len(edits)} cells:"
+        return Plan(edits[0].cell_id, title, preview, apply)
+
+    return plan
+
+
+async def write_sources(ctx: CallContext, notebook_path: Optional[str], edits: Sequence[SourceEdit],
+                        result: Callable[[NotebookPort, list[str]], Written]) -> Written:
+    """Apply the edits through the guarded, reviewable write (Propose mode reviews every update)."""
+    return await reviewed_write(ctx, notebook_path, "update", source_edit_plan(ctx, edits, result))
