@@ -12,36 +12,37 @@ import contextlib
 import io
 import itertools
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from pyodide_webmcp.access import cell_access, notebook_access
+from pyodide_webmcp.access import Access, cell_access, notebook_access
 from pyodide_webmcp.dialog_views import Dialog
 from pyodide_webmcp.owner_settings import AccessDefaults
 from pyodide_webmcp.port import CellList, CellRecord, CommandInfo, EditorState
 from pyodide_webmcp.provenance import add_history
 from pyodide_webmcp.registry import REGISTRY, CallContext
-from pyodide_webmcp.shapes import KernelInfo
+from pyodide_webmcp.shapes import Action, Actor, KernelInfo, KernelStatus
 from pyodide_webmcp.snippet_outputs import SnippetLog, SnippetOutputs
 
 _ids = itertools.count()
 
 
-def cell(source: str, cell_type: str = "code", cell_id: Optional[str] = None, **metadata: Any) -> dict:
+def cell(source: str, cell_type: str = "code", cell_id: Optional[str] = None, **metadata: Any) -> dict[str, Any]:
+    """An nbformat cell; `metadata` its metadata (`jupyterlite_webmcp={"access": "none"}` hides it)."""
     cell_id = cell_id or f"cell-{next(_ids)}"
-    data = {"id": cell_id, "cell_type": cell_type, "source": source, "metadata": dict(metadata)}
+    data: dict[str, Any] = {"id": cell_id, "cell_type": cell_type, "source": source, "metadata": dict(metadata)}
     if cell_type == "code":
         data.update(outputs=[], execution_count=None)
     return data
 
 
 class MemoryNotebook:
-    def __init__(self, path: str, cells: list[dict], metadata: Optional[dict] = None):
+    def __init__(self, path: str, cells: list[dict[str, Any]], metadata: Optional[dict[str, Any]] = None):
         self.path = path
         self.dirty = False
-        self.notebook_metadata = metadata or {}
+        self.notebook_metadata: dict[str, Any] = metadata or {}
         self.data = cells
         self.active: Optional[int] = 0 if cells else None
-        self.kernel_status = "idle"
+        self.kernel_status: KernelStatus = "idle"
         self.run_delay = 0.0
         self.input_pending = False
         self.is_closed = False
@@ -50,7 +51,7 @@ class MemoryNotebook:
         self.namespace: dict[str, Any] = {}
         self.proposal_watchers: dict[str, Any] = {}
 
-    def access(self):
+    def access(self) -> Access:
         return notebook_access(self.notebook_metadata)
 
     def closed(self) -> bool:
@@ -61,13 +62,14 @@ class MemoryNotebook:
             CellRecord(c["id"], c["cell_type"], c["source"], cell_access(c.get("metadata"))) for c in self.data
         )
 
-    def cell_json(self, index: int) -> dict:
+    def cell_json(self, index: int) -> dict[str, Any]:
         return self.data[index]
 
-    def cell_outputs(self, index: int) -> list:
-        return self.data[index].get("outputs") or []
+    def cell_outputs(self, index: int) -> list[dict[str, Any]]:
+        outputs: list[dict[str, Any]] = self.data[index].get("outputs") or []
+        return outputs
 
-    def cells_json(self, indexes: list[int]) -> list[dict]:
+    def cells_json(self, indexes: list[int]) -> list[dict[str, Any]]:
         return [self.data[i] for i in indexes]
 
     def active_index(self) -> Optional[int]:
@@ -137,7 +139,7 @@ class MemoryNotebook:
         self.dirty = True
         return [item["id"] for item in new]
 
-    def transact(self, change) -> None:
+    def transact(self, change: Callable[[], None]) -> None:
         change()
 
     def set_source(self, index: int, source: str) -> None:
@@ -157,7 +159,7 @@ class MemoryNotebook:
     def clear_outputs(self, index: int) -> None:
         self.data[index].update(outputs=[], execution_count=None)
 
-    def record_history(self, cell_id, actor, action, tool=None) -> None:
+    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None:
         target = next(c for c in self.data if c["id"] == cell_id)
         entry = dict(target["metadata"].get("jupyterlite_webmcp") or {})
         entry["history"] = add_history(entry.get("history"), actor, action, "2026-01-01T00:00:00.000Z", tool)
@@ -166,7 +168,7 @@ class MemoryNotebook:
     def review_entry(self) -> Any:
         return self.notebook_metadata.get("jupyterlite_webmcp_review")
 
-    def set_review_entry(self, entry: dict) -> None:
+    def set_review_entry(self, entry: dict[str, Any]) -> None:
         self.notebook_metadata["jupyterlite_webmcp_review"] = entry
 
     async def save(self) -> str:
@@ -186,15 +188,19 @@ class MemoryNotebook:
     async def reveal_cell(self, index: int) -> None:
         self.active = index
 
-    async def focus_cell(self, index, selection) -> None:
+    async def focus_cell(self, index: int, selection: Any) -> None:
         self.active = index
 
-    def keep_below_cell(self, cell_id: str, node: Any):
+    def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
         return lambda: None
 
-    def watch_proposal(self, cell_id: str, deny):
+    def watch_proposal(self, cell_id: str, deny: Any) -> Callable[[], None]:
         self.proposal_watchers[cell_id] = deny
-        return lambda: self.proposal_watchers.pop(cell_id, None)
+
+        def stop() -> None:
+            self.proposal_watchers.pop(cell_id, None)
+
+        return stop
 
 
 class MemoryProposals:
@@ -203,9 +209,9 @@ class MemoryProposals:
 
     def __init__(self) -> None:
         self.enabled = False
-        self.reviewed_actions: set = set()
+        self.reviewed_actions: set[str] = set()
         self.human: Any = None
-        self.shown: list[tuple[str, str, list]] = []
+        self.shown: list[tuple[str, str, list[Any]]] = []
 
     def reviews(self, action: str) -> bool:
         return self.enabled and (action == "update" or action in self.reviewed_actions)
@@ -213,7 +219,7 @@ class MemoryProposals:
     def pending_id(self, path: str, cell_id: str) -> Optional[str]:
         return None
 
-    async def decide(self, notebook, cell_id, title, preview, abort):
+    async def decide(self, notebook: Any, cell_id: str, title: str, preview: Any, abort: Any) -> tuple[Any, Any, str]:
         self.shown.append((cell_id, title, preview))
         outcome, reason = self.human(notebook, cell_id, title, preview)
         return outcome, reason, f"p-{len(self.shown)}"
@@ -223,19 +229,19 @@ class MemoryCommands:
     """Commands as (label, enabled, argument schema, function of the arguments)."""
 
     def __init__(self) -> None:
-        self.defined: dict[str, tuple[str, bool, Optional[dict], Any]] = {}
-        self.ran: list[tuple[str, dict]] = []
+        self.defined: dict[str, tuple[str, bool, Optional[dict[str, Any]], Any]] = {}
+        self.ran: list[tuple[str, dict[str, Any]]] = []
 
-    def info(self, command_id: str, args: dict) -> Optional[CommandInfo]:
+    def info(self, command_id: str, args: dict[str, Any]) -> Optional[CommandInfo]:
         if command_id not in self.defined:
             return None
         label, enabled, _, _ = self.defined[command_id]
         return CommandInfo(label=label, caption="", enabled=enabled)
 
-    async def args_schema(self, command_id: str) -> Optional[dict]:
+    async def args_schema(self, command_id: str) -> Optional[dict[str, Any]]:
         return self.defined[command_id][2]
 
-    async def execute(self, command_id: str, args: dict) -> Any:
+    async def execute(self, command_id: str, args: dict[str, Any]) -> Any:
         self.ran.append((command_id, args))
         return self.defined[command_id][3](args)
 
@@ -252,45 +258,45 @@ class MemoryLab:
         self.commands = MemoryCommands()
         self.snippet_log = SnippetLog()
 
-    def current_notebook(self):
+    def current_notebook(self) -> Optional[MemoryNotebook]:
         return self.current
 
-    def find_notebook(self, path: str):
+    def find_notebook(self, path: str) -> Optional[MemoryNotebook]:
         return self.notebooks.get(path)
 
-    async def open_notebook(self, path: str, *, activate: bool, kernel=None):
+    async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> MemoryNotebook:
         return self.notebooks[path]
 
-    def open_documents(self):
+    def open_documents(self) -> list[tuple[str, Access]]:
         return [(path, notebook.access()) for path, notebook in self.notebooks.items()]
 
     def current_directory(self) -> str:
         return ""
 
-    def kernel_specs(self):
+    def kernel_specs(self) -> tuple[str, list[tuple[str, str]]]:
         return "python", [("python", "python")]
 
     async def render_image(self, mime: str, data: str) -> Optional[dict[str, str]]:
         """The image as MCP image content, as it is (no canvas here to downscale it in)."""
         return {"type": "image", "data": data, "mimeType": mime}
 
-    def output_selection_record(self):
+    def output_selection_record(self) -> Any:
         return None
 
-    async def get_entry(self, path: str, *, content: bool = False):
+    async def get_entry(self, path: str, *, content: bool = False) -> Optional[dict[str, Any]]:
         notebook = self.notebooks.get(path)
         if notebook is None:
             return None
-        entry = {"path": path, "name": path, "type": "notebook"}
+        entry: dict[str, Any] = {"path": path, "name": path, "type": "notebook"}
         if content:
             entry["content"] = {"nbformat": 4, "nbformat_minor": 5, "metadata": notebook.notebook_metadata, "cells": notebook.data}
         return entry
 
-    async def file_notebook_access(self, path: str):
+    async def file_notebook_access(self, path: str) -> Optional[Access]:
         notebook = self.notebooks.get(path)
         return None if notebook is None else notebook.access()
 
-    async def notebook_access(self, path: str):
+    async def notebook_access(self, path: str) -> Optional[Access]:
         return await self.file_notebook_access(path)
 
     async def new_untitled_notebook(self, directory: str) -> str:
@@ -303,7 +309,7 @@ class MemoryLab:
         raise NotImplementedError
 
 
-def dialog(dialog_id: str, owner: str | None, shown: bool = True, buttons=("Cancel", "Revert", "Overwrite"),
+def dialog(dialog_id: str, owner: str | None, shown: bool = True, buttons: tuple[str, ...] = ("Cancel", "Revert", "Overwrite"),
            **extra: Any) -> Dialog:
     """A "File Changed" dialog as the dialog watcher reports it; `owner` is the call that opened it (None: the human)."""
     return Dialog(dialog_id, owner, "File Changed", '"a.ipynb" has changed on disk.', list(buttons), shown, **extra)
@@ -311,9 +317,9 @@ def dialog(dialog_id: str, owner: str | None, shown: bool = True, buttons=("Canc
 
 class MemoryDialogs:
     def __init__(self) -> None:
-        self.dialogs = []
+        self.dialogs: list[Dialog] = []
 
-    def open_dialogs(self):
+    def open_dialogs(self) -> list[Dialog]:
         return list(self.dialogs)
 
     async def press(self, dialog_id: str, index: int) -> None:
@@ -326,12 +332,16 @@ def run(coroutine: Any) -> Any:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-def call_result(lab: Any, name: str, arguments: Any, **context: Any) -> dict:
+def call_result(lab: Any, name: str, arguments: Any, **context: Any) -> dict[str, Any]:
     """One tool call on the lab, as the page gets it: the whole result (payload, error flag); `context` sets the
     call's CallContext (abort, calls, budget_ms)."""
-    return run(REGISTRY.get(name).call(arguments, CallContext(lab, **context)))
+    tool = REGISTRY.get(name)
+    if tool is None:
+        raise KeyError(f"no tool {name}")
+    result: dict[str, Any] = run(tool.call(arguments, CallContext(lab, **context)))
+    return result
 
 
-def call(lab: Any, name: str, arguments: Any, **context: Any) -> dict:
+def call(lab: Any, name: str, arguments: Any, **context: Any) -> Any:
     """One tool call on the lab, as the agent gets it: the result's payload (an error's too)."""
     return call_result(lab, name, arguments, **context)["structuredContent"]
