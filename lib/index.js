@@ -14,6 +14,7 @@ import { Widget } from '@lumino/widgets';
 import { registerEarly } from './early.js';
 import { classes, pageLinks, readers } from './handoff.js';
 import { likelyPageKind, pageKind, pageModelContext, urlMode, whyNotStarting } from './page-kind.js';
+import { followRelay } from './relay.js';
 import { loadSettings, untilEnabled } from './settings.js';
 
 // User Timing marks (DevTools' Performance panel, the benchmark): when this module is evaluated, as the
@@ -164,6 +165,8 @@ const plugin = {
       return;
     }
     setStatus('booting', 'WebMCP: booting…');
+    // The local relay's connector, when the settings switch it on (off by default).
+    settingsLoaded.then(settings => followRelay(settings, assetsUrl()));
     // Never block activation: the lab works whether or not the bridge boots.
     const page = pageLinks(kind);
     // Agents' runs go through the cell executor the human's Run uses (JupyterLab's own when none is provided).
