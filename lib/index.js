@@ -12,6 +12,7 @@ import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
 import { registerEarly } from './early.js';
+import { frameNote } from './embedding.js';
 import { classes, pageLinks, readers } from './handoff.js';
 import { likelyPageKind, pageKind, pageModelContext, urlMode, whyNotStarting } from './page-kind.js';
 import { followRelay } from './relay.js';
@@ -57,8 +58,10 @@ async function kernelPyodide() {
 function createStatusItem(app, statusBar) {
   const item = new Widget();
   item.addClass('jp-webmcp-status');
-  const setStatus = (state, text) => {
+  const note = frameNote();
+  const setStatus = (state, status) => {
     performance.mark(`webmcp:${state}`);
+    const text = state === 'ready' ? status + note : status;
     item.node.dataset.state = state;
     item.node.textContent = text;
     item.node.title = text;
