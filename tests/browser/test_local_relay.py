@@ -170,6 +170,41 @@ def test_the_relays_reload_reloads_its_frame_not_the_lab(lab, relay):
     assert not relay.call("jupyter_get_context", {}).is_error
 
 
+CALL_THROUGH_RELAY = """([port, toolName, args]) => new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}`, ['webmcp.v1']);
+    socket.onerror = () => reject(new Error('no connection'));
+    socket.onmessage = event => {
+        const message = JSON.parse(event.data);
+        if (message.type === 'server-hello') {
+            socket.send(JSON.stringify({type: 'relay/invoke', callId: 'from-another-page', toolName, args}));
+        } else if (message.type === 'relay/result') {
+            resolve(message.result);
+            socket.close();
+        }
+    };
+})"""
+
+
+def test_the_origin_restriction_does_not_restrict_who_calls_the_tools(lab, relay, relay_port, served, tmp_path):
+    """--widget-origin checks the origin a connector reports, not who connects: a page of another origin (or
+    any program on this computer) calls the lab's tools through the relay's WebSocket. The tools' own rules
+    still hold: the hidden cell stays hidden."""
+    lab, recorder, _ = lab
+    wait_until(lambda: "jupyter_get_cells" in relayed(relay), timeout=60, what="the lab's tools at the relay")
+    (tmp_path / "elsewhere.html").write_text("<!doctype html><title>Another site</title>")
+    elsewhere = served(tmp_path)
+    page = lab.page.context.new_page()
+    try:
+        page.goto(f"{elsewhere}/elsewhere.html")
+        result = page.evaluate(CALL_THROUGH_RELAY, [relay_port, "jupyter_get_cells", {"notebookPath": PATH}])
+    finally:
+        page.close()
+    recorder.urls[:] = [url for url in recorder.urls if not url.startswith(elsewhere)]
+    cells = json.loads(result["content"][0]["text"])["cells"]
+    assert [cell["id"] for cell in cells] == ["shown"]
+    assert HIDDEN not in json.dumps(result)
+
+
 def test_the_relay_refuses_a_lab_of_an_origin_it_does_not_allow(browser, tmp_path_factory):
     port = free_port()
     home = tmp_path_factory.mktemp("relay-home-other")
