@@ -22,6 +22,7 @@ from tests.browser.conftest import (
     code_cell,
     notebook_json,
 )
+from tests.browser.test_hosting import CSP
 from tests.browser.test_settings import field, open_settings, stored_settings
 from tests.hostclients import McpHost
 from tests.waiting import wait_until
@@ -51,7 +52,7 @@ def relay_port() -> int:
     return free_port()
 
 
-def serve_site_with_relay(folder, port: int):
+def serve_site_with_relay(folder, port: int, headers=None):
     """The built site with the relay's connector switched on by its owner (jupyter-lite.json), on `port`."""
     site = folder / "site"
     shutil.copytree(SITE, site, copy_function=lambda src, dst: os.link(src, dst))
@@ -62,7 +63,7 @@ def serve_site_with_relay(folder, port: int):
                                   SETTINGS_ID: {"localRelay": True, "localRelayPort": port}}
     config_path.unlink()  # a new file: the copy's others are links to the built site's
     config_path.write_text(json.dumps(config))
-    server = site_server(0, site)
+    server = site_server(0, site, headers=headers)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
@@ -263,3 +264,28 @@ def test_off_by_default_a_user_turns_it_on_and_off_live_and_no_hidden_name_reach
         assert json.loads(texts(relay.call("webmcp_list_sources", {})))["count"] == 0
     finally:
         relay.close()
+
+
+@pytest.mark.parametrize("connect", ["", " ws://127.0.0.1:*"])
+def test_a_content_security_policy_must_allow_the_relays_websocket(browser, tmp_path_factory, connect):
+    policy = CSP["Content-Security-Policy"] + f"; connect-src 'self'{connect}"
+    port = free_port()
+    server, origin = serve_site_with_relay(tmp_path_factory.mktemp("relay-site-csp"), port,
+                                           {"Content-Security-Policy": policy})
+    relay = start_relay(tmp_path_factory.mktemp("relay-home-csp"), port, origin)
+    context = browser.new_context()
+    violations: list[str] = []
+    context.on("console", lambda message: "Content Security Policy" in message.text and violations.append(message.text))
+    try:
+        Lab(context.new_page(), origin).open()
+        if connect:
+            wait_until(lambda: relayed(relay) == {tool.name for tool in DEFAULT_TOOLS}, timeout=60,
+                       what="the lab's tools at the relay")
+            assert violations == []
+        else:
+            wait_until(lambda: violations, timeout=30, what="the policy's refusal of the WebSocket")
+            assert "connect-src" in violations[0] and relayed(relay) == set()
+    finally:
+        context.close()
+        relay.close()
+        server.shutdown()
