@@ -9,6 +9,7 @@ import shutil
 import socket
 import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from pyodide_webmcp.access import METADATA_KEY
@@ -141,6 +142,36 @@ def test_a_hidden_cell_is_absent_through_every_relay_tool(lab, relay):
     # What the agent did not name itself: the hidden cell appears nowhere.
     everything = [texts(direct)] + [texts(relay.call(name, {})) for name in ("webmcp_list_sources", "webmcp_list_tools")]
     assert not any(HIDDEN in text or "hiddencell" in text for text in everything)
+
+
+def test_read_only_cells_and_propose_mode_hold_through_the_relay(lab, relay):
+    lab = lab[0]
+    path = "relay/review.ipynb"
+    read_only = code_cell("fixed", "kept = 1")
+    read_only["metadata"] = {METADATA_KEY: {"access": "read"}}
+    lab.save_file(path, notebook_json([code_cell("open", "x = 1"), read_only]))
+    wait_until(lambda: "jupyter_update_cell" in relayed(relay), timeout=60, what="the lab's tools at the relay")
+    assert not relay.call("jupyter_open_notebook", {"path": path}).is_error
+    cells = json.loads(relay.call("jupyter_get_cells", {"notebookPath": path}).content[0].text)["cells"]
+    hashes = {cell["id"]: cell["sourceHash"] for cell in cells}
+    denied = relay.call("jupyter_update_cell", {"notebookPath": path, "cellId": "fixed", "source": "kept = 2",
+                                                "expectedSourceHash": hashes["fixed"]})
+    assert json.loads(denied.content[0].text)["error"] == "CELL_ACCESS_DENIED"
+
+    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
+    lab.page.locator(".jp-webmcp-propose-toggle").check()
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            call = pool.submit(relay.call, "jupyter_update_cell", {
+                "notebookPath": path, "cellId": "open", "source": "x = 2", "expectedSourceHash": hashes["open"]})
+            box = lab.page.locator(".jp-webmcp-proposal")
+            box.wait_for(timeout=10_000)
+            assert lab.live_cells(path)[0]["source"] == "x = 1"  # nothing changes before the human decides
+            box.locator(".jp-webmcp-proposal-deny").click()
+            result = json.loads(call.result(60).content[0].text)
+        assert result["code"] == "PROPOSAL_DENIED" and lab.live_cells(path)[0]["source"] == "x = 1"
+    finally:
+        lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
 
 
 def test_the_connector_and_the_relays_files_come_from_the_sites_origin(lab):
