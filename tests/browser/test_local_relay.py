@@ -169,7 +169,16 @@ def test_read_only_cells_and_propose_mode_hold_through_the_relay(lab, relay):
             assert lab.live_cells(path)[0]["source"] == "x = 1"  # nothing changes before the human decides
             box.locator(".jp-webmcp-proposal-deny").click()
             result = json.loads(call.result(60).content[0].text)
-        assert result["code"] == "PROPOSAL_DENIED" and lab.live_cells(path)[0]["source"] == "x = 1"
+            assert result["code"] == "PROPOSAL_DENIED" and lab.live_cells(path)[0]["source"] == "x = 1"
+            # A human who takes longer than the relay's widget waits (10 s): the host gets the widget's
+            # timeout, and the edit still waits for the human.
+            call = pool.submit(relay.call, "jupyter_update_cell", {
+                "notebookPath": path, "cellId": "open", "source": "x = 3", "expectedSourceHash": hashes["open"]})
+            box.wait_for(timeout=10_000)
+            late = call.result(60)
+            assert late.is_error and "Host response timeout" in texts(late)
+            assert box.is_visible() and lab.live_cells(path)[0]["source"] == "x = 1"
+            box.locator(".jp-webmcp-proposal-deny").click()
     finally:
         lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
 
