@@ -9,13 +9,10 @@
   const lab = window.parent;
   const define = (name, value) => Object.defineProperty(navigator, name, { value, configurable: true });
 
-  // The embed finds tools through `navigator.modelContext.listTools/callTool` (the MCP-B polyfill) or
-  // `navigator.modelContextTesting` (Chromium's testing API), in its own frame: the lab's, where it has one.
-  const polyfill = lab.navigator.modelContext;
+  // The embed finds tools through `navigator.modelContextTesting` (Chromium's testing API, which the
+  // @mcp-b/global polyfill also offers) in its own frame: the lab's, where the lab has one.
   if (lab.navigator.modelContextTesting) {
     define('modelContextTesting', lab.navigator.modelContextTesting);
-  } else if (polyfill && polyfill.listTools && polyfill.callTool) {
-    define('modelContext', polyfill);
   } else if (lab.document.modelContext) {
     // Chromium 156's native WebMCP has only document.modelContext, listing asynchronously: the testing API's
     // shape over it, its list kept from getTools() and renewed on every toolchange.

@@ -14,18 +14,21 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from pyodide_webmcp.access import METADATA_KEY
 
+from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import ROOT, SITE
 from buildkit.server import site_server
 from tests.browser.conftest import (
     DEFAULT_TOOLS,
+    READY,
     Lab,
     RequestRecorder,
+    chromium_path,
     code_cell,
     notebook_json,
 )
 from tests.browser.test_hosting import CSP
 from tests.browser.test_settings import field, open_settings, stored_settings
-from tests.hostclients import McpHost
+from tests.hostclients import POLYFILL, McpHost
 from tests.waiting import wait_until
 
 SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
@@ -304,6 +307,31 @@ def test_off_by_default_a_user_turns_it_on_and_off_live_and_no_hidden_name_reach
         assert json.loads(texts(relay.call("webmcp_list_sources", {})))["count"] == 0
     finally:
         relay.close()
+
+
+def test_a_lab_on_the_webmcp_polyfill_reaches_the_relay_too(playwright, tmp_path_factory):
+    """A Chromium without WebMCP, the @mcp-b/global polyfill loaded in the lab's page (only there, as a site
+    loads it), the connector using the polyfill's own testing API."""
+    port = free_port()
+    server, origin = serve_site_with_relay(tmp_path_factory.mktemp("relay-site-polyfill"), port)
+    relay = start_relay(tmp_path_factory.mktemp("relay-home-polyfill"), port, origin)
+    browser = playwright.chromium.launch(executable_path=chromium_path(),
+                                         args=[flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag])
+    try:
+        context = browser.new_context()
+        context.add_init_script(script=f"if (window === window.top) {{ {POLYFILL.read_text()} }}")
+        page = context.new_page()
+        page.goto(f"{origin}/lab/index.html")
+        page.wait_for_selector(READY, timeout=120_000)
+        assert page.evaluate("() => document.modelContext.__isBrowserMcpServer === true"), "not the polyfill"
+        wait_until(lambda: relayed(relay) == {tool.name for tool in DEFAULT_TOOLS}, timeout=60,
+                   what="the lab's tools at the relay")
+        result = relay.call("jupyter_list_workspace", {})
+        assert not result.is_error and "entries" in json.loads(result.content[0].text)
+    finally:
+        browser.close()
+        relay.close()
+        server.shutdown()
 
 
 @pytest.mark.parametrize("connect", ["", " ws://127.0.0.1:*"])
