@@ -15,8 +15,8 @@ from .shell import log
 from .stamps import up_to_date
 
 # Files whose change changes the built site.
-SITE_SOURCES = ("py", "desktop", "lib", "style", "lite", "buildkit", "package.json", "package-lock.json", "constraints.txt",
-                "pyproject.toml", "hatch_build.py", "requirements-dev.txt")
+SITE_SOURCES = ("py", "desktop", "lib", "schema", "style", "lite", "buildkit", "package.json", "package-lock.json",
+                "constraints.txt", "pyproject.toml", "hatch_build.py", "requirements-dev.txt")
 SKIPPED_SOURCES = ("__pycache__", ".jupyterlite.doit.db", "static")
 SOURCES_STAMP = BUILD / "site.sources.sha256"
 CONTENTS_SITES = BUILD / "contents"

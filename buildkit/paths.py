@@ -14,6 +14,16 @@ LITE = ROOT / "lite"
 SITE_PYODIDE = LITE / "static" / "pyodide"
 NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
 BRIDGE_SOURCE = ROOT / "py"
+# The local relay's browser side (lib/relay.js), in static/bridge/relay/: the page of the lab's hidden frame,
+# and the npm package's embed and widget with its licence.
+NPM_RELAY = ROOT / "node_modules" / "@mcp-b" / "webmcp-local-relay"
+RELAY_FILES = {
+    "connector.html": ROOT / "lib" / "relay-connector.html",
+    "connector.js": ROOT / "lib" / "relay-connector.js",
+    "embed.js": NPM_RELAY / "dist" / "browser" / "embed.js",
+    "widget.html": NPM_RELAY / "dist" / "browser" / "widget.html",
+    "LICENSE": NPM_RELAY / "LICENSE",
+}
 # Loaded at run time from the extension's static/bridge/, not bundled: boot.mjs, the modules it loads
 # beside it (every lib/*.mjs) and its inflating worker.
 BRIDGE_SCRIPTS = (*sorted((ROOT / "lib").glob("*.mjs")), ROOT / "lib" / "inflate-worker.js")

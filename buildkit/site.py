@@ -25,6 +25,7 @@ from .paths import (
     LITE,
     NPM_PYODIDE,
     PYODIDE_CORE_FILES,
+    RELAY_FILES,
     ROOT,
     SITE,
     SITE_PYODIDE,
@@ -69,6 +70,9 @@ def build_labextension(*, plain_start: bool) -> None:
         shutil.copy2(wheel, BRIDGE_ASSETS / wheel.name)
     for script in BRIDGE_SCRIPTS:
         shutil.copy2(script, BRIDGE_ASSETS / script.name)
+    (BRIDGE_ASSETS / "relay").mkdir()
+    for name, source in RELAY_FILES.items():
+        shutil.copy2(source, BRIDGE_ASSETS / "relay" / name)
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
     manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
                 "wheels": sorted(wheel.name for wheel in wheels),

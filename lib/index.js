@@ -12,8 +12,10 @@ import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
 import { registerEarly } from './early.js';
+import { frameNote } from './embedding.js';
 import { classes, pageLinks, readers } from './handoff.js';
 import { likelyPageKind, pageKind, pageModelContext, urlMode, whyNotStarting } from './page-kind.js';
+import { followRelay } from './relay.js';
 import { loadSettings, untilEnabled } from './settings.js';
 
 // User Timing marks (DevTools' Performance panel, the benchmark): when this module is evaluated, as the
@@ -56,8 +58,10 @@ async function kernelPyodide() {
 function createStatusItem(app, statusBar) {
   const item = new Widget();
   item.addClass('jp-webmcp-status');
-  const setStatus = (state, text) => {
+  const note = frameNote();
+  const setStatus = (state, status) => {
     performance.mark(`webmcp:${state}`);
+    const text = state === 'ready' ? status + note : status;
     item.node.dataset.state = state;
     item.node.textContent = text;
     item.node.title = text;
@@ -164,6 +168,8 @@ const plugin = {
       return;
     }
     setStatus('booting', 'WebMCP: booting…');
+    // The local relay's connector, when the settings switch it on (off by default).
+    settingsLoaded.then(settings => followRelay(settings, assetsUrl()));
     // Never block activation: the lab works whether or not the bridge boots.
     const page = pageLinks(kind);
     // Agents' runs go through the cell executor the human's Run uses (JupyterLab's own when none is provided).

@@ -3,6 +3,8 @@
 // provides, which has the last word).
 import { PageConfig } from '@jupyterlab/coreutils';
 
+import { toolsRefusedByPolicy } from './embedding.js';
+
 /** `?webmcp=` in the page's URL: 'off' (no bridge), 'plain' (no snapshot), or null. */
 export const urlMode = () => new URLSearchParams(window.location.search).get('webmcp');
 
@@ -57,5 +59,6 @@ export function whyNotStarting(kind, mode, modelContext) {
         : 'WebMCP unavailable: not a secure context (open the site over https or on localhost)'
     ];
   }
-  return null;
+  // In a cross-origin iframe without allow="tools", every registration would be refused: nothing is loaded.
+  return toolsRefusedByPolicy();
 }

@@ -32,12 +32,14 @@ from bench_sites import (
 )
 from bench_tasks import measure_tasks, print_tasks
 from hostclients import (
+    MEASURED_PATH,
     POLYFILL,
     SAVE_NOTEBOOK,
     McpClient,
     McpHost,
     PageClient,
     measure_characters,
+    measured_notebook,
 )
 from jupyterlite_pyodide_webmcp.site_server import site_server
 from playwright.sync_api import sync_playwright
@@ -259,11 +261,15 @@ def measure_seen_characters(playwright, chromium: str, base: str) -> dict:
 
     server = host_config(str(Path(__file__).resolve().parents[1] / "build.py"))["mcpServers"][SERVER_NAME]
     log = Path(tempfile.mkstemp(prefix="bench-mcp-", suffix=".log")[1])
-    host = McpHost(server["command"], [*server["args"], "--isolated", "--port", "0"], log).start()
+    contents = Path(tempfile.mkdtemp(prefix="bench-mcp-contents-"))
+    (contents / MEASURED_PATH).write_text(json.dumps(measured_notebook()))  # the host cannot write it in the page
+    host = McpHost(server["command"], [*server["args"], "--isolated", "--port", "0", "--contents", str(contents)],
+                   log).start()
     try:
         client = McpClient(host)
-        wait_until(client.tools, timeout=240, interval=0.5, what=f"the page tools through build.py mcp (see {log})")
-        clients["@playwright/mcp (build.py mcp)"] = measure_characters(client)
+        wait_until(lambda: not client.call("jupyter_get_context").client_error, timeout=240, interval=0.5,
+                   what=f"the lab answering through build.py mcp (see {log})")
+        clients["MCP server (build.py mcp)"] = measure_characters(client)
     finally:
         host.close()
     return clients

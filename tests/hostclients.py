@@ -234,9 +234,11 @@ BIG_SOURCE = "\n".join(f"value_{i:05d} = {i} * 3  # a long generated cell, line 
 def measure_characters(client) -> list[dict]:
     """A fixed set of calls; per call the payload's characters and the characters the model sees.
 
-    The notebook is written fresh first, so every client reads the same cells.
+    The notebook is written fresh first where the client can write it in the page (an MCP host starts the lab on
+    a folder holding it), so every client reads the same cells.
     """
-    client.evaluate(SAVE_NOTEBOOK, [MEASURED_PATH, measured_notebook()])
+    if hasattr(client, "evaluate"):
+        client.evaluate(SAVE_NOTEBOOK, [MEASURED_PATH, measured_notebook()])
     rows = []
 
     def measure(label: str, tool: str, arguments: dict) -> Outcome:
