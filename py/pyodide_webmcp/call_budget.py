@@ -19,6 +19,15 @@ from typing_extensions import NotRequired, TypedDict, Unpack
 from . import limits
 from .dialog_views import Dialog, DialogView, dialog_view
 from .errors import ErrorCode, ToolError
+from .fields import (
+    CellIdField,
+    DialogIdField,
+    MessageField,
+    PendingIdField,
+    ProposalIdField,
+    SinceField,
+    ToolField,
+)
 from .text import one_line
 
 DIALOG_GRACE_SECONDS = 0.5
@@ -34,11 +43,11 @@ class WaitingFor(TypedDict):
     when it was renamed meanwhile."""
 
     kind: Annotated[WaitingKind, Field(description="What kind of thing this is.")]
-    cellId: NotRequired[Annotated[str, Field(description="Stable id of the cell.")]]
+    cellId: NotRequired[CellIdField]
     done: NotRequired[Annotated[int, Field(description="Cells of the call already run.")]]
     total: NotRequired[Annotated[int, Field(description="Cells the call runs.")]]
-    proposalId: NotRequired[Annotated[str, Field(description="The proposal the human decided on.")]]
-    dialogId: NotRequired[Annotated[str, Field(description="The dialog's id.")]]
+    proposalId: NotRequired[ProposalIdField]
+    dialogId: NotRequired[DialogIdField]
     renamedTo: NotRequired[Annotated[str, Field(description=(
         "The notebook's new path: it was renamed while the call ran (the run goes on); use it from now "
         "on."))]]
@@ -186,14 +195,14 @@ async def wait_for(call: Call, seconds: float) -> bool:
 
 
 class CallSummary(TypedDict):
-    pendingId: Annotated[str, Field(description="Pass it to jupyter_wait_for_result to get the result.")]
-    tool: Annotated[str, Field(description="The tool that acted.")]
-    since: Annotated[str, Field(description="When the call started (ISO 8601).")]
+    pendingId: PendingIdField
+    tool: ToolField
+    since: SinceField
     waitingFor: WaitingFor
 
 
 class Answered(TypedDict):
-    dialogId: Annotated[str, Field(description="The dialog's id.")]
+    dialogId: DialogIdField
     button: Annotated[str, Field(description="The label of the button pressed.")]
 
 
@@ -202,10 +211,10 @@ class PendingResult(TypedDict):
 
     status: Annotated[Literal["pending"], Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
-    pendingId: Annotated[str, Field(description="Pass it to jupyter_wait_for_result to get the result.")]
-    tool: Annotated[str, Field(description="The tool that acted.")]
-    since: Annotated[str, Field(description="When the call started (ISO 8601).")]
-    message: Annotated[str, Field(description="What happened, for the agent to read.")]
+    pendingId: PendingIdField
+    tool: ToolField
+    since: SinceField
+    message: MessageField
     waitingFor: WaitingFor
     dialog: NotRequired[Annotated[DialogView, Field(description=(
         "A JupyterLab dialog of this call waiting for an answer (jupyter_answer_dialog)."))]]

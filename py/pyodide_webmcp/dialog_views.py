@@ -14,6 +14,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from . import limits
 from .errors import ErrorCode, ToolError
+from .fields import BodyField, IdField
 from .shapes import Actor
 from .text import clamp_chars, clamp_utf8, one_line
 
@@ -39,13 +40,13 @@ class Dialog:
 
 
 class DialogView(TypedDict):
-    id: Annotated[str, Field(description="Stable id.")]
+    id: IdField
     owner: Annotated[Actor, Field(description=(
         "agent (raised by one of your calls; you may answer it) or human (theirs alone)."))]
     shown: Annotated[bool, Field(description=(
         "Whether it is shown (JupyterLab shows one dialog at a time; others wait)."))]
     title: NotRequired[Annotated[str, Field(description="The dialog's title.")]]
-    body: NotRequired[Annotated[str, Field(description="The message text.")]]
+    body: NotRequired[BodyField]
     buttons: NotRequired[Annotated[list[str], Field(description="Its button labels, in order.")]]
     input: NotRequired[Annotated[Union[str, bool], Field(description=(
         "The value of its first input field (a boolean for a checkbox); never a password."))]]

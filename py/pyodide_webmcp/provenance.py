@@ -8,6 +8,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from . import limits
 from .access import METADATA_KEY
+from .fields import ToolField
 from .shapes import Action, Actor
 
 ACTORS, ACTIONS = get_args(Actor), get_args(Action)
@@ -18,7 +19,7 @@ class HistoryEntry(TypedDict):
     actor: Annotated[Actor, Field(description="Who: human or agent.")]
     action: Annotated[Action, Field(description=(
         "What: inserted, edited, ran or deleted (for kernel actions: the action performed)."))]
-    tool: NotRequired[Annotated[str, Field(description="The tool that acted.")]]
+    tool: NotRequired[ToolField]
 
 
 def _clean(item: Any) -> Optional[HistoryEntry]:

@@ -18,6 +18,19 @@ from typing_extensions import NotRequired, TypedDict
 
 from . import hashing, limits
 from .errors import ErrorCode, ToolError
+from .fields import (
+    BodyField,
+    CellIdField,
+    CellIndexField,
+    CreatedAtField,
+    IdField,
+    MimeTypeField,
+    OutputIndexField,
+    SelectedTextField,
+    TextField,
+    ThreadIdField,
+    UpdatedAtField,
+)
 from .hashing import sha256_hex, stable_hash, utf16_units
 from .memo import JsonMemo
 from .outputs import is_text_like, media_size
@@ -50,10 +63,10 @@ HUMAN_AUTHOR: Author = {"kind": "human", "name": None}
 
 
 class Message(TypedDict):
-    id: Annotated[str, Field(description="Stable id.")]
+    id: IdField
     author: Annotated[Author, Field(description="Who wrote it: kind human or agent, and a name.")]
-    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
-    body: Annotated[str, Field(description="The message text.")]
+    createdAt: CreatedAtField
+    body: BodyField
 
 
 class Range(TypedDict):
@@ -66,26 +79,26 @@ class Anchor(TypedDict):
     """What a thread is attached to, as stored (the reference extension's field names; sourceRange in UTF-16 code units)."""
 
     kind: Annotated[AnchorKind, Field(description="What kind of thing this is.")]
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellId: CellIdField
     sourceRange: NotRequired[Annotated[Range, Field(description=(
         "The stored range, columns in UTF-16 code units as the reference extension (jupyterlite-webmcp) "
         "stores them."))]]
-    selectedText: NotRequired[Annotated[str, Field(description="The text the thread is attached to.")]]
+    selectedText: NotRequired[SelectedTextField]
     selectedTextHash: NotRequired[Annotated[str, Field(description=(
         "Hash of selectedText (the reference extension's stableHash)."))]]
     prefix: NotRequired[Annotated[str, Field(description="Up to 80 characters before the text, for re-anchoring.")]]
     suffix: NotRequired[Annotated[str, Field(description="Up to 80 characters after the text, for re-anchoring.")]]
-    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    outputIndex: NotRequired[OutputIndexField]
     outputFingerprint: NotRequired[Annotated[str, Field(description=(
         "Hash of the output as it was; a different output has a different hash."))]]
-    mimeType: NotRequired[Annotated[str, Field(description="MIME type.")]]
+    mimeType: NotRequired[MimeTypeField]
 
 
 class Thread(TypedDict):
-    id: Annotated[str, Field(description="Stable id.")]
+    id: IdField
     status: Annotated[ThreadStatus, Field(description="open or resolved.")]
-    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
-    updatedAt: Annotated[str, Field(description="When it last changed (ISO 8601).")]
+    createdAt: CreatedAtField
+    updatedAt: UpdatedAtField
     anchor: Anchor
     messages: Annotated[list[Message], Field(description=(
         "Messages, oldest first: the first one and the most recent that fit."))]
@@ -95,14 +108,14 @@ class AnchorStatus(TypedDict):
     """Where an anchor points in the live notebook now; `range` counts columns in characters."""
 
     kind: Annotated[AnchorKind, Field(description="What kind of thing this is.")]
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellId: CellIdField
     cellExists: Annotated[bool, Field(description="Whether the anchored cell still exists.")]
-    cellIndex: Annotated[Optional[int], Field(description="The anchored cell's index now, or null when it is gone.")]
+    cellIndex: CellIndexField
     state: Annotated[AnchorState, Field(description=(
         "exact (still where it was), reanchored (found elsewhere), orphaned (not found) or cell-missing."))]
     range: NotRequired[Annotated[Range, Field(description="Where the text is now, columns in characters.")]]
-    text: NotRequired[Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]]
-    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    text: NotRequired[TextField]
+    outputIndex: NotRequired[OutputIndexField]
     outputChanged: NotRequired[Annotated[bool, Field(description=(
         "Whether the anchored output was replaced or removed since."))]]
 
@@ -587,27 +600,27 @@ def thread_counts(threads: Sequence[StoredThread]) -> ReviewCounts:
 
 class SummaryAnchor(TypedDict):
     kind: Annotated[AnchorKind, Field(description="What kind of thing this is.")]
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
-    cellIndex: Annotated[Optional[int], Field(description="The anchored cell's index now, or null when it is gone.")]
+    cellId: CellIdField
+    cellIndex: CellIndexField
     state: Annotated[AnchorState, Field(description=(
         "exact (still where it was), reanchored (found elsewhere), orphaned (not found) or cell-missing."))]
-    selectedText: NotRequired[Annotated[str, Field(description="The text the thread is attached to.")]]
-    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
+    selectedText: NotRequired[SelectedTextField]
+    outputIndex: NotRequired[OutputIndexField]
     outputChanged: NotRequired[Annotated[bool, Field(description=(
         "Whether the anchored output was replaced or removed since."))]]
 
 
 class LastMessage(TypedDict):
     author: Annotated[Author, Field(description="Who wrote it: kind human or agent, and a name.")]
-    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
-    body: Annotated[str, Field(description="The message text.")]
+    createdAt: CreatedAtField
+    body: BodyField
 
 
 class ThreadSummary(TypedDict):
-    threadId: Annotated[str, Field(description="The thread's id.")]
+    threadId: ThreadIdField
     status: Annotated[ThreadStatus, Field(description="open or resolved.")]
-    createdAt: Annotated[str, Field(description="When it was created (ISO 8601).")]
-    updatedAt: Annotated[str, Field(description="When it last changed (ISO 8601).")]
+    createdAt: CreatedAtField
+    updatedAt: UpdatedAtField
     messageCount: Annotated[int, Field(description="How many messages the thread has.")]
     anchor: Annotated[SummaryAnchor, Field(description="What the thread is attached to.")]
     lastMessage: Annotated[Optional[LastMessage], Field(description="The most recent message (body bounded), or null.")]

@@ -8,6 +8,7 @@ from pydantic.config import JsonDict
 from typing_extensions import NotRequired, TypedDict
 
 from .errors import ErrorCode, ToolError
+from .fields import MessageField
 from .text import utf8_len
 
 
@@ -15,7 +16,7 @@ class ErrorResult(TypedDict):
     """A failure: one code of the closed set, a message, what to do next, and details."""
 
     error: Annotated[ErrorCode, Field(description="The error code (closed set; see the tool reference).")]
-    message: Annotated[str, Field(description="What happened, for the agent to read.")]
+    message: MessageField
     hint: NotRequired[Annotated[str, Field(description="What to do next.")]]
     retryable: NotRequired[Annotated[bool, Field(description=(
         "Whether the same call may succeed later without changing its arguments."))]]

@@ -5,6 +5,24 @@ from typing import Annotated, Any, Literal, Optional, get_args
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
+from .fields import (
+    CellCountField,
+    CellIdField,
+    ColumnField,
+    DirtyField,
+    EnameField,
+    EvalueField,
+    IdField,
+    LineField,
+    MimeTypeField,
+    NameField,
+    OutputIndexField,
+    OutputsTruncatedField,
+    ProposalIdField,
+    TextField,
+    TracebackField,
+)
+
 Actor = Literal["human", "agent"]
 DiffKind = Literal["same", "removed", "added"]
 Action = Literal["inserted", "edited", "ran", "deleted"]
@@ -24,11 +42,11 @@ Outcome = Literal["accepted", "denied"]
 
 class NotebookInfo(TypedDict):
     path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
-    name: Annotated[str, Field(description="File name (the last part of the path).")]
-    dirty: Annotated[bool, Field(description="Whether the notebook has changes not yet saved to its file.")]
+    name: NameField
+    dirty: DirtyField
     revision: Annotated[str, Field(description=(
         "A change token over the cells the agent can see; informational, not a write guard."))]
-    cellCount: Annotated[int, Field(description="How many cells the notebook has, hidden ones included.")]
+    cellCount: CellCountField
 
 
 class KernelInfo(TypedDict):
@@ -39,15 +57,15 @@ class KernelInfo(TypedDict):
 
 
 class Position(TypedDict):
-    line: Annotated[int, Field(description="Zero-based line.")]
-    column: Annotated[int, Field(description="Zero-based column, in characters.")]
+    line: LineField
+    column: ColumnField
 
 
 class TextSelection(TypedDict):
     start: Annotated[Position, Field(description=(
         "Start position (zero-based line and column in characters, unless said otherwise)."))]
     end: Annotated[Position, Field(description="End position (exclusive).")]
-    text: Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]
+    text: TextField
     truncated: NotRequired[Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]]
 
@@ -71,14 +89,14 @@ class ReviewCounts(TypedDict):
 
 
 class TextDataEntry(TypedDict):
-    mimeType: Annotated[str, Field(description="MIME type.")]
-    text: Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]
+    mimeType: MimeTypeField
+    text: TextField
     truncated: NotRequired[Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]]
 
 
 class MediaEntry(TypedDict):
-    mimeType: Annotated[str, Field(description="MIME type.")]
+    mimeType: MimeTypeField
     bytes: Annotated[int, Field(description="Approximate size in bytes.")]
     included: Annotated[bool, Field(description=(
         "Whether the data is included: only images asked for with includeImages, as image content."))]
@@ -91,11 +109,11 @@ class OutputSnapshot(TypedDict):
     executionCount: NotRequired[Annotated[Optional[int], Field(description=(
         "The kernel's execution count of the last run (absent or null: not run)."))]]
     name: NotRequired[Annotated[str, Field(description="The stream: stdout or stderr.")]]
-    text: NotRequired[Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]]
+    text: NotRequired[TextField]
     html: NotRequired[Annotated[str, Field(description="HTML reduced to plain text.")]]
-    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
-    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
-    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
+    ename: NotRequired[EnameField]
+    evalue: NotRequired[EvalueField]
+    traceback: NotRequired[TracebackField]
     textData: NotRequired[Annotated[list[TextDataEntry], Field(description=(
         "Other text-like representations (JSON, LaTeX, markdown...)."))]]
     media: NotRequired[Annotated[list[MediaEntry], Field(description=(
@@ -105,7 +123,7 @@ class OutputSnapshot(TypedDict):
 
 
 class CellSnapshot(TypedDict):
-    id: Annotated[str, Field(description="Stable id.")]
+    id: IdField
     index: Annotated[int, Field(description=(
         "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
     type: Annotated[str, Field(description=(
@@ -125,7 +143,7 @@ class CellSnapshot(TypedDict):
         "The kernel's execution count of the last run (absent or null: not run)."))]]
     outputs: NotRequired[Annotated[list[OutputSnapshot], Field(description=(
         "The cell's outputs, bounded (at most 10, text cut to 10 KiB)."))]]
-    outputsTruncated: NotRequired[Annotated[bool, Field(description="Some outputs were left out.")]]
+    outputsTruncated: NotRequired[OutputsTruncatedField]
     metadata: NotRequired[Annotated[dict[str, Any], Field(description=(
         "The cell's own metadata (free-form JSON; only when short)."))]]
     lastEditedBy: NotRequired[Annotated[Actor, Field(description="Who changed or ran the cell last: human or agent.")]]
@@ -135,7 +153,7 @@ class CellSnapshot(TypedDict):
 class CellRef(TypedDict):
     """A cell as a write returns it: where it is now and the hash to change it again."""
 
-    id: Annotated[str, Field(description="Stable id.")]
+    id: IdField
     index: Annotated[int, Field(description=(
         "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
     type: Annotated[str, Field(description=(
@@ -153,9 +171,9 @@ class OffsetRange(TypedDict):
 
 
 class OutputSelection(TypedDict):
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
-    outputIndex: Annotated[int, Field(description="Zero-based index of the output within its cell.")]
-    text: Annotated[str, Field(description="Text (bounded; a cut ends in [truncated]).")]
+    cellId: CellIdField
+    outputIndex: OutputIndexField
+    text: TextField
     range: Annotated[OffsetRange, Field(description="Where the text is now, columns in characters.")]
     outputFingerprint: Annotated[str, Field(description=(
         "Hash of the output as it was; a different output has a different hash."))]
@@ -171,10 +189,10 @@ class SelectedOutput(OutputSelection):
 class ProposalOutcome(TypedDict):
     """Fields of a write the human reviewed in Propose mode and denied (absent otherwise)."""
 
-    proposalId: NotRequired[Annotated[str, Field(description="The proposal the human decided on.")]]
+    proposalId: NotRequired[ProposalIdField]
     code: NotRequired[Annotated[Literal["PROPOSAL_DENIED"], Field(description=(
         "PROPOSAL_DENIED when the human said no (a normal result, not an error)."))]]
-    cellId: NotRequired[Annotated[str, Field(description="Stable id of the cell.")]]
+    cellId: NotRequired[CellIdField]
     reason: NotRequired[Annotated[Optional[str], Field(description=(
         "Why (for a denied proposal: the human's reason, or null)."))]]
 

@@ -12,7 +12,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from buildkit.server import site_server
+from jupyterlite_pyodide_webmcp.site_server import site_server
 from pyodide_webmcp.access import METADATA_KEY
 
 from buildkit.env import CHROMIUM_FLAGS

@@ -18,7 +18,8 @@ What else the built-in tools are written with, each held once: in the kit's own 
   notebook read or write may raise (`READ_ERRORS`, `WRITE_ERRORS`);
 - bounds: `limits`, every numeric bound, named once;
 - results: the result types, each field described on the field itself (`NotebookInfo`, `CellSnapshot`,
-  `KernelInfo`...), the pages of a listing, the envelope's image content;
+  `KernelInfo`...; a field several results share is described once, `CellIdField`...), the pages of a
+  listing, the envelope's image content;
 - notebooks: the notebook a call names, found with access applied (`resolve_notebook`,
   `read_notebook`, `find_cell`), and the cells and notebook as agents see them (`cell_snapshot`,
   `info_of`, `focus_of`);
@@ -41,6 +42,24 @@ from ..call_budget import Answered, CallSummary, unknown_call, wait_for
 from ..dialog_views import DialogView, choose_button, choose_dialog, dialog_view
 from ..envelope import Delivered, WithImages, failure, success
 from ..errors import ErrorCode, ToolError
+from ..fields import (
+    CellCountField,
+    CellIdField,
+    ColumnField,
+    DirtyField,
+    EnameField,
+    EvalueField,
+    HiddenCellCountField,
+    LineField,
+    MessageField,
+    NameField,
+    NotebookPathField,
+    OmittedCountField,
+    OutputIndexField,
+    OutputsTruncatedField,
+    ThreadIdField,
+    TracebackField,
+)
 from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
 from ..outputs import joined, serialize_output, serialize_outputs
 from ..paths import NOTEBOOK_SUFFIX, is_notebook_path, join_path, normalize_path
@@ -153,7 +172,9 @@ __all__ = [
     "CallContext",
     "CallSummary",
     "Cell",
+    "CellCountField",
     "CellId",
+    "CellIdField",
     "CellRef",
     "CellResult",
     "CellSnapshot",
@@ -161,27 +182,39 @@ __all__ = [
     "CellType",
     "CellsResult",
     "ChangedThread",
+    "ColumnField",
     "Delivered",
     "DialogView",
     "DiffKind",
+    "DirtyField",
+    "EnameField",
     "ErrorCode",
+    "EvalueField",
     "ExpectedSourceHash",
     "FocusContext",
+    "HiddenCellCountField",
     "HistoryEntry",
     "Intent",
     "KERNEL_LOSSES",
     "KernelInfo",
     "KernelLoss",
     "KernelStatus",
+    "LineField",
+    "MessageField",
     "NOTEBOOK_SUFFIX",
+    "NameField",
     "NoArguments",
     "NotebookInfo",
     "NotebookPath",
+    "NotebookPathField",
     "Offset",
     "OffsetPage",
+    "OmittedCountField",
     "Outcome",
+    "OutputIndexField",
     "OutputSelection",
     "OutputSnapshot",
+    "OutputsTruncatedField",
     "OverwriteUnread",
     "Placement",
     "Plan",
@@ -200,9 +233,11 @@ __all__ = [
     "StoredThread",
     "Thread",
     "ThreadId",
+    "ThreadIdField",
     "ThreadStatus",
     "ThreadSummary",
     "ToolError",
+    "TracebackField",
     "VisibleAccess",
     "WRITE_ERRORS",
     "WithImages",

@@ -21,7 +21,11 @@ else:
 from typing_extensions import NotRequired, TypedDict
 
 from ..kit import (
+    CellIdField,
+    ColumnField,
     ErrorCode,
+    LineField,
+    OutputIndexField,
     ToolError,
     clamp_chars,
     limits,
@@ -38,13 +42,13 @@ Where = Literal["source", "output"]
 
 
 class Match(TypedDict):
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellId: CellIdField
     index: Annotated[int, Field(description=(
         "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
     where: Annotated[Where, Field(description="source, or output (see outputIndex).")]
-    outputIndex: NotRequired[Annotated[int, Field(description="Zero-based index of the output within its cell.")]]
-    line: Annotated[int, Field(description="Zero-based line.")]
-    column: Annotated[int, Field(description="Zero-based column, in characters.")]
+    outputIndex: NotRequired[OutputIndexField]
+    line: LineField
+    column: ColumnField
     excerpt: Annotated[str, Field(description="The match with some context from its line (bounded).")]
 
 

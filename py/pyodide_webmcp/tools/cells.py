@@ -10,11 +10,14 @@ from ..kit import (
     READ_ERRORS,
     Arguments,
     CallContext,
+    CellIdField,
     CellSnapshot,
     ErrorCode,
+    HiddenCellCountField,
     HistoryEntry,
     NotebookInfo,
     NotebookPath,
+    OmittedCountField,
     RangePage,
     ToolError,
     VisibleAccess,
@@ -40,8 +43,8 @@ class GetCellsResult(RangePage):
     cells: Annotated[list[CellSnapshot], Field(description="The cells, in notebook order.")]
     truncated: Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]
-    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
-    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
+    omittedCount: OmittedCountField
+    hiddenCellCount: HiddenCellCountField
 
 
 class CellSelection(Arguments):
@@ -157,7 +160,7 @@ async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict[st
 
 
 class CellAccessSummary(TypedDict):
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellId: CellIdField
     index: Annotated[int, Field(description=(
         "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
     access: Annotated[VisibleAccess, Field(description=(
@@ -172,8 +175,8 @@ class GetCellAccessResult(RangePage):
     cells: Annotated[list[CellAccessSummary], Field(description="The cells, in notebook order.")]
     truncated: Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]
-    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
-    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
+    omittedCount: OmittedCountField
+    hiddenCellCount: HiddenCellCountField
 
 
 @tool(

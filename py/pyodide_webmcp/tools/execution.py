@@ -10,16 +10,22 @@ from ..kit import (
     WRITE_ERRORS,
     Arguments,
     CallContext,
+    CellIdField,
     DiffKind,
+    EnameField,
     ErrorCode,
+    EvalueField,
     KernelInfo,
     KernelLoss,
     KernelStatus,
+    MessageField,
     NotebookInfo,
     NotebookPath,
+    NotebookPathField,
     Plan,
     ProposalOutcome,
     ToolError,
+    TracebackField,
     info_of,
     limits,
     list_bound,
@@ -53,7 +59,7 @@ class RunCellsArguments(Arguments):
 
 
 class CellRunResult(TypedDict):
-    cellId: Annotated[str, Field(description="Stable id of the cell.")]
+    cellId: CellIdField
     index: Annotated[int, Field(description=(
         "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
     status: Annotated[Literal["ok", "error", "abort", "no-op"], Field(description=(
@@ -61,9 +67,9 @@ class CellRunResult(TypedDict):
     executionCount: NotRequired[Annotated[Optional[int], Field(description=(
         "The kernel's execution count of the last run (absent or null: not run)."))]]
     outputSummary: Annotated[str, Field(description="One line saying what the run produced (bounded).")]
-    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
-    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
-    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
+    ename: NotRequired[EnameField]
+    evalue: NotRequired[EvalueField]
+    traceback: NotRequired[TracebackField]
 
 
 RunStatus = Literal["ok", "error", "aborted"]
@@ -279,9 +285,9 @@ class KernelActionArguments(Arguments):
 class KernelActionResult(TypedDict):
     action: Annotated[KernelAction, Field(description=(
         "What: inserted, edited, ran or deleted (for kernel actions: the action performed)."))]
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    notebookPath: NotebookPathField
     kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
-    message: Annotated[str, Field(description="What happened, for the agent to read.")]
+    message: MessageField
     interruptSent: NotRequired[Annotated[bool, Field(description=(
         "Whether an interrupt was sent (never while nothing runs or the kernel is starting)."))]]
 
@@ -344,9 +350,9 @@ class StartKernelArguments(Arguments):
 
 
 class StartKernelResult(TypedDict):
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    notebookPath: NotebookPathField
     kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
-    message: Annotated[str, Field(description="What happened, for the agent to read.")]
+    message: MessageField
 
 
 @tool(

@@ -5,7 +5,17 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..kit import READ_ERRORS, Arguments, CallContext, NotebookPath, read_notebook, tool
+from ..kit import (
+    READ_ERRORS,
+    Arguments,
+    CallContext,
+    CellCountField,
+    HiddenCellCountField,
+    NotebookPath,
+    NotebookPathField,
+    read_notebook,
+    tool,
+)
 from ._markdown_export import export_markdown
 
 
@@ -16,12 +26,12 @@ class ExportArguments(Arguments):
 
 
 class ExportResult(TypedDict):
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    notebookPath: NotebookPathField
     document: Annotated[str, Field(description="The notebook as markdown.")]
     truncated: Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]
-    cellCount: Annotated[int, Field(description="How many cells the notebook has, hidden ones included.")]
-    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
+    cellCount: CellCountField
+    hiddenCellCount: HiddenCellCountField
 
 
 @tool(

@@ -11,12 +11,15 @@ from ..kit import (
     WRITE_ERRORS,
     Arguments,
     CallContext,
+    DirtyField,
     ErrorCode,
     KernelInfo,
+    NameField,
     NotebookInfo,
     NotebookPath,
     Offset,
     OffsetPage,
+    OmittedCountField,
     ToolError,
     info_of,
     join_path,
@@ -36,7 +39,7 @@ ENTRY_TYPES: tuple[EntryType, ...] = get_args(EntryType)
 
 class WorkspaceEntry(TypedDict):
     path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
-    name: Annotated[str, Field(description="File name (the last part of the path).")]
+    name: NameField
     type: Annotated[EntryType, Field(description=(
         "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, "
         "file)."))]
@@ -57,7 +60,7 @@ class ListWorkspaceResult(OffsetPage):
         "The files and folders, folders first, each alphabetical."))]
     truncated: Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]
-    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    omittedCount: OmittedCountField
 
 
 def _entry(model: dict[str, Any]) -> WorkspaceEntry:
@@ -186,7 +189,7 @@ class SaveNotebookArguments(Arguments):
 class SaveNotebookResult(TypedDict):
     saved: Annotated[bool, Field(description="Whether the live notebook was written to its file.")]
     path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
-    dirty: Annotated[bool, Field(description="Whether the notebook has changes not yet saved to its file.")]
+    dirty: DirtyField
     reverted: NotRequired[Annotated[bool, Field(description=(
         "True when the file on disk was loaded instead, discarding the live edits (File Changed: Revert)."))]]
 

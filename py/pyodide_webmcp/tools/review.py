@@ -18,17 +18,21 @@ from ..kit import (
     CellSnapshot,
     ChangedThread,
     ErrorCode,
+    HiddenCellCountField,
     Intent,
     NotebookInfo,
     NotebookPath,
+    NotebookPathField,
     Offset,
     OffsetPage,
+    OmittedCountField,
     ReviewCounts,
     ReviewStore,
     SelectionArgument,
     StoredThread,
     Thread,
     ThreadId,
+    ThreadIdField,
     ThreadStatus,
     ThreadSummary,
     ToolError,
@@ -67,7 +71,7 @@ CommentText = Annotated[
 
 
 class ThreadResult(TypedDict):
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    notebookPath: NotebookPathField
     thread: Annotated[Thread, Field(description="The thread, with its first and most recent messages.")]
     omittedMessages: Annotated[int, Field(description=(
         "Messages left out between the first and the most recent ones (after a reply, resolve or reopen: "
@@ -118,13 +122,13 @@ class ListCommentsArguments(Arguments):
 
 
 class ListCommentsResult(OffsetPage):
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    notebookPath: NotebookPathField
     counts: Annotated[ReviewCounts, Field(description=(
         "How many review threads are open and in all (agent-visible only)."))]
     threads: Annotated[list[ThreadSummary], Field(description="Thread summaries, newest first.")]
     truncated: Annotated[bool, Field(description=(
         "Whether something was left out to fit the bounds (see omittedCount)."))]
-    omittedCount: Annotated[int, Field(description="How many items were left out to fit the bounds.")]
+    omittedCount: OmittedCountField
     unreadableThreadCount: Annotated[int, Field(description=(
         "Stored threads this bridge cannot read (kept untouched), on cells the agent can see."))]
 
@@ -182,7 +186,7 @@ class GetCommentResult(ThreadResult):
     anchorStatus: AnchorStatus
     context: Annotated[CommentContext, Field(description=(
         "The anchored cell as it is now (outputs included for an output anchor)."))]
-    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
+    hiddenCellCount: HiddenCellCountField
 
 
 @tool(
@@ -390,8 +394,8 @@ async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResul
 
 
 class FocusCommentResult(TypedDict):
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
-    threadId: Annotated[str, Field(description="The thread's id.")]
+    notebookPath: NotebookPathField
+    threadId: ThreadIdField
     anchorStatus: AnchorStatus
     notebook: Annotated[NotebookInfo, Field(description=(
         "The notebook: path, name, unsaved changes, revision, cell count."))]

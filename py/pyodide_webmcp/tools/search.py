@@ -8,6 +8,7 @@ from ..kit import (
     READ_ERRORS,
     Arguments,
     CallContext,
+    HiddenCellCountField,
     NotebookInfo,
     NotebookPath,
     Offset,
@@ -37,7 +38,7 @@ class SearchResult(OffsetPage):
         "The notebook: path, name, unsaved changes, revision, cell count."))]
     matches: Annotated[list[Match], Field(description="The matches, in notebook order.")]
     matchCount: Annotated[int, Field(description="How many matches there are in all (beyond this page too).")]
-    hiddenCellCount: Annotated[int, Field(description="Cells in the selection the owner hid: left out, only counted.")]
+    hiddenCellCount: HiddenCellCountField
 
 
 @tool("jupyter_search_notebook", "Search a notebook", read_only=True, errors=READ_ERRORS)

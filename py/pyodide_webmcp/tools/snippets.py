@@ -10,13 +10,18 @@ from ..kit import (
     WRITE_ERRORS,
     Arguments,
     CallContext,
+    EnameField,
     ErrorCode,
+    EvalueField,
     KernelLoss,
     NotebookPath,
+    NotebookPathField,
     OutputSnapshot,
+    OutputsTruncatedField,
     SnippetOutputs,
     SnippetStatus,
     ToolError,
+    TracebackField,
     iso_now,
     limits,
     require_max_bytes,
@@ -42,15 +47,15 @@ class RunCodeArguments(Arguments):
 class RunCodeResult(TypedDict):
     status: Annotated[Literal["ok", "error"], Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
-    notebookPath: Annotated[str, Field(description="Workspace-relative path of the notebook.")]
+    notebookPath: NotebookPathField
     executionCount: NotRequired[Annotated[Optional[int], Field(description=(
         "The kernel's execution count of the last run (absent or null: not run)."))]]
     outputs: Annotated[list[OutputSnapshot], Field(description=(
         "The cell's outputs, bounded (at most 10, text cut to 10 KiB)."))]
-    outputsTruncated: Annotated[bool, Field(description="Some outputs were left out.")]
-    ename: NotRequired[Annotated[str, Field(description="The exception's name, as Python prints it.")]]
-    evalue: NotRequired[Annotated[str, Field(description="The exception's message.")]]
-    traceback: NotRequired[Annotated[str, Field(description="The traceback, ANSI codes removed.")]]
+    outputsTruncated: OutputsTruncatedField
+    ename: NotRequired[EnameField]
+    evalue: NotRequired[EvalueField]
+    traceback: NotRequired[TracebackField]
 
 
 @tool(

@@ -1,4 +1,4 @@
-"""buildkit/server.py: what the site server tells browsers to cache, and the bytes it counts."""
+"""desktop/jupyterlite_pyodide_webmcp/site_server.py: what the site server tells browsers to cache, and the bytes it counts."""
 
 import threading
 import urllib.request

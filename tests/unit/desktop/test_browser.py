@@ -1,4 +1,4 @@
-"""buildkit/browser.py: the browser finder on Linux, macOS and Windows layouts: fake environments, PATHs and file systems."""
+"""desktop/jupyterlite_pyodide_webmcp/browser.py: the browser finder on Linux, macOS and Windows layouts: fake environments, PATHs and file systems."""
 
 import ntpath
 import posixpath
