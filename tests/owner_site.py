@@ -18,6 +18,7 @@ FAILING = {
     # A wheel that does not install (among the site's files: jupyter lite build refuses one in pypi/).
     "files/broken-0.1-py3-none-any.whl": "not a zip",
     "https://elsewhere.example/x-0.1-py3-none-any.whl": "not a file of this site",
+    "pypi/missing-0.1-py3-none-any.whl": "HTTP 404 (no such file in the site)",
 }
 SITE_MODULES = {
     "site_raises": ('''

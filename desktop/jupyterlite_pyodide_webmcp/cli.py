@@ -95,14 +95,14 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
             await changed()
 
         page = LabPage(lab_url, chromium, headless=headless, profile=profile, on_tools=page_changed)
-        log(f"MCP on stdio; the lab at {lab_url} in {chromium} ({'headless' if headless else 'a window'}, "
-            f"{f'profile {profile}' if profile else 'a fresh profile'})")
         try:
             await page.start()
         except Exception as error:  # noqa: BLE001 - every call says it
             tools.settle(unavailable=f"the browser did not start ({error})")
             log(str(tools.unavailable))
             return
+        log(f"MCP on stdio; the lab at {lab_url} in {chromium} ({'headless' if headless else 'a window'}, "
+            f"{f'profile {page.profile}' if page.profile else 'a fresh profile'})")
         tools.settle(page)
 
     async def serve_then_close() -> None:

@@ -107,6 +107,7 @@ class LabPage:
                     raise
                 log(f"the browser profile {self.profile} is in use by another server: this one uses a fresh "
                     "profile (its lab starts with the site's files, not the other's edits)")
+                self.profile = None
         if context is None:
             self._browser = await chromium.launch(**options)
             context = await self._browser.new_context()

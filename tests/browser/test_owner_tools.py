@@ -77,6 +77,7 @@ def test_each_failure_is_named_in_the_status_and_the_built_in_tools_go_on(lab):
     said = status(lab)
     assert "files/broken-0.1-py3-none-any.whl:" in said
     assert "https://elsewhere.example/x-0.1-py3-none-any.whl: ValueError:" in said and "not a file of this site" in said
+    assert "pypi/missing-0.1-py3-none-any.whl: HTTP 404 (no such file in the site)" in said
     assert "site_missing_dep: ModuleNotFoundError" in said
     assert "jupyter_site_cells: names beginning jupyter_ are the bridge's own" in said
     assert lab.call("jupyter_get_context")["notebook"]["path"] == "week1.ipynb"

@@ -38,10 +38,17 @@ async def install_owner_tools(page: Any, registry: Registry, registrations: Regi
         import micropip
     except Exception as error:  # the Pyodide in use has no micropip
         return status_note(load_tools(registry, ()), [problem("micropip", error)])
+    from pyodide.http import pyfetch
+
     for path in wheels:
         try:
-            await micropip.install(wheel_url(path, page.siteUrl), deps=False)
-        except Exception as error:  # a broken wheel, a missing file, a path outside the site
+            url = wheel_url(path, page.siteUrl)
+            found = await pyfetch(url, method="HEAD")
+            if not found.ok:  # else micropip reads the host's error page as a broken wheel
+                problems.append(f"{path}: HTTP {found.status} (no such file in the site)")
+                continue
+            await micropip.install(url, deps=False)
+        except Exception as error:  # a broken wheel, a path outside the site
             problems.append(problem(path, error))
     importlib.invalidate_caches()
     loaded = load_tools(registry)
