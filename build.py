@@ -9,7 +9,7 @@
     python3 build.py bench     build, then measure the bridge beside the reference (JS) in Chromium
     python3 build.py stress    build, then the stress run: the guarantees under volume, hostile content and faults
     python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
-    python3 build.py hosts     the long runs of the MCP-host tests (every client, pending results)
+    python3 build.py hosts     the long runs of the client tests (every client, pending results, the relay's variants)
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
 
 Everything runs in ./.venv, created and kept in step with requirements-dev.txt
@@ -237,7 +237,7 @@ def main() -> None:
     elif args.command == "test":
         test(extra)
     elif args.command == "hosts":
-        test(["-m", "hosts_long", "tests/browser/test_hosts.py", *extra])
+        test(["-m", "hosts_long", "tests/browser", *extra])
     elif args.command == "mcp":
         from buildkit import mcp
 

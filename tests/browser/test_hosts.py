@@ -7,9 +7,9 @@
 - An in-page agent on the @mcp-b/global polyfill, in a Chromium without WebMCP.
 
 Each does what an agent does: list the tools, get_context, get_cells, insert, update with a stale
-hash (the client itself says the call failed), update, run_cells, save; the MCP host also runs a
-cell past the call budget and collects it with wait_for_result. `python3 build.py hosts` adds the
-long runs: the same session through every client and a host whose request timeout runs out first.
+hash (the client itself says the call failed), update, run_cells, save. `python3 build.py hosts`
+adds the long runs: a cell run past the call budget and collected with wait_for_result through every
+client, a host whose request timeout runs out first, the server on Playwright's own Chromium.
 """
 
 import json
@@ -250,7 +250,12 @@ def test_an_mcp_host_gets_the_page_tools_and_nothing_else(mcp_client):
 
 
 def test_an_mcp_host_agent_session(mcp_client):
-    agent_session(mcp_client, "host-session.ipynb", long_run=True, on_disk=False)
+    agent_session(mcp_client, "host-session.ipynb", long_run=False, on_disk=False)
+
+
+@pytest.mark.hosts_long
+def test_an_mcp_host_agent_session_with_a_run_past_the_budget(mcp_client):
+    agent_session(mcp_client, "host-long.ipynb", long_run=True, on_disk=False)
 
 
 def test_an_mcp_host_on_the_users_own_folder(tmp_path):
@@ -292,6 +297,7 @@ def test_an_mcp_host_without_a_browser_is_told_what_to_install(tmp_path):
     assert "python -m playwright install chromium" in outcome.payload["message"]
 
 
+@pytest.mark.hosts_long
 def test_an_mcp_host_on_playwrights_own_chromium(tmp_path):
     """No browser on PATH: the Chromium `playwright install chromium` put in the home's cache is found."""
     environment = machine_without_a_browser(tmp_path)

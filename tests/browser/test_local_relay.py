@@ -249,6 +249,7 @@ def test_the_origin_restriction_does_not_restrict_who_calls_the_tools(lab, relay
     assert HIDDEN not in json.dumps(result)
 
 
+@pytest.mark.hosts_long
 def test_the_relay_refuses_a_lab_of_an_origin_it_does_not_allow(browser, tmp_path_factory):
     port = free_port()
     home = tmp_path_factory.mktemp("relay-home-other")
@@ -309,6 +310,7 @@ def test_off_by_default_a_user_turns_it_on_and_off_live_and_no_hidden_name_reach
         relay.close()
 
 
+@pytest.mark.hosts_long
 def test_a_lab_on_the_webmcp_polyfill_reaches_the_relay_too(playwright, tmp_path_factory):
     """A Chromium without WebMCP, the @mcp-b/global polyfill loaded in the lab's page (only there, as a site
     loads it), the connector using the polyfill's own testing API."""
@@ -334,6 +336,7 @@ def test_a_lab_on_the_webmcp_polyfill_reaches_the_relay_too(playwright, tmp_path
         server.shutdown()
 
 
+@pytest.mark.hosts_long
 @pytest.mark.parametrize("connect", ["", " ws://127.0.0.1:*"])
 def test_a_content_security_policy_must_allow_the_relays_websocket(browser, tmp_path_factory, connect):
     policy = CSP["Content-Security-Policy"] + f"; connect-src 'self'{connect}"

@@ -232,6 +232,7 @@ def test_a_crashed_tab_and_a_closed_browser_come_back(user):
     assert len(client.host.notifications) > notified  # the host heard the list come back
 
 
+@pytest.mark.hosts_long
 def test_a_second_server_on_the_same_folder(installed, user):
     _, home, contents = user
     second = start(installed, home, contents, "second.log")
