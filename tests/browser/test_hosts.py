@@ -258,6 +258,7 @@ def test_an_mcp_host_agent_session_with_a_run_past_the_budget(mcp_client):
     agent_session(mcp_client, "host-long.ipynb", long_run=True, on_disk=False)
 
 
+@pytest.mark.hosts_long
 def test_an_mcp_host_on_the_users_own_folder(tmp_path):
     """`build.py mcp --contents DIR`: the lab's files are DIR's, and what the agent saves stays in the browser."""
     mine = tmp_path / "my notebooks"

@@ -229,6 +229,7 @@ CALL_THROUGH_RELAY = """([port, toolName, args]) => new Promise((resolve, reject
 })"""
 
 
+@pytest.mark.hosts_long
 def test_the_origin_restriction_does_not_restrict_who_calls_the_tools(lab, relay, relay_port, served, tmp_path):
     """--widget-origin checks the origin a connector reports, not who connects: a page of another origin (or
     any program on this computer) calls the lab's tools through the relay's WebSocket. The tools' own rules
