@@ -1,5 +1,6 @@
 """The site's own tool wheels installed into this Pyodide with micropip, after the built-in tools serve."""
 
+import asyncio
 import importlib
 from typing import Any, Awaitable, Callable
 
@@ -12,11 +13,17 @@ from .registrations import Registrations
 from .settings import SettingsWatcher
 
 
+FIRST_CALLS_ROOM_S = 1.0
+"""How long the built-in tools serve alone first: the calls that waited for the start are answered before
+the site's wheels are fetched and installed beside them."""
+
+
 async def serve_site_tools(host: Host, registry: Registry, registrations: Registrations, settings: SettingsWatcher,
                            notes: list[str], show: Callable[[Settings], Awaitable[None]]) -> None:
     """Install the site's tools and register them, saying so in the status (`notes`, shown by `show`)."""
     notes[:] = ["installing site tools"]
     await show(settings.current)
+    await asyncio.sleep(FIRST_CALLS_ROOM_S)
     try:
         note = await install_owner_tools(host.page, registry, registrations, settings.current.owner_tools)
     except Exception as error:  # never leaves the built-in tools without a status
