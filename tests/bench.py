@@ -307,9 +307,12 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
     bridge, bridge_off = bridge_sites(ours, options.tools)
     reference = reference_site(theirs)
     if options.owner_tools_only:
-        owned = Site("with its own tools", serve(owner_site()), "", options.tools, bridge.ready, bridge.own_urls)
+        control = Site("same site, no tools listed", serve(owner_site(listed=False)), "", options.tools, bridge.ready,
+                       bridge.own_urls)
+        owned = Site("with its own tools", serve(owner_site(listed=True)), "", options.tools, bridge.ready,
+                     bridge.own_urls)
         with sync_playwright() as playwright:
-            figures = measure_owner_tools(playwright, chromium, bridge, owned, options.runs)
+            figures = measure_owner_tools(playwright, chromium, [bridge, control, owned], owned, options.runs)
         print_owner_tools(figures, options.runs)
         output.write_text(json.dumps({"ownerTools": figures}, indent=2) + "\n")
         return {"ownerTools": figures}

@@ -3,6 +3,7 @@
 site's tools are listed."""
 
 import json
+import shutil
 import statistics
 
 from bench_loads import browser_page, load
@@ -14,25 +15,24 @@ from buildkit.paths import BUILD, LITE
 SITE_TOOLS_LISTED = "() => !document.querySelector('.jp-webmcp-status')?.textContent.includes('installing site tools')"
 
 
-def owner_site():
-    """The demo's lite folder with the example package, built into build/owner-site."""
-    work = BUILD / "owner-site"
-    import shutil
-
+def owner_site(listed: bool):
+    """The demo's lite folder with the example package in its pypi/, named in its settings or not (the
+    control: the same site built the same way, without its own tools), built into build/."""
+    work = BUILD / ("owner-site" if listed else "owner-site-control")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     demo = json.loads((LITE / "files" / "demo.ipynb").read_text())
-    return build_owner_site(work, {"demo.ipynb": demo}, failing=False)
+    return build_owner_site(work, {"demo.ipynb": demo}, failing=False, listed=listed)
 
 
-def measure_owner_tools(playwright, chromium: str, plain: Site, owned: Site, runs: int) -> dict:
+def measure_owner_tools(playwright, chromium: str, sites: list[Site], owned: Site, runs: int) -> dict:
     """Per site, `runs` first visits in a fresh profile, interleaved: the built-in tools registered, the first
-    built-in call answered (both after the lab restored), and for the site with its own tools, when they
-    were listed."""
+    built-in call answered (both after the lab restored), and for the site with its own tools (`owned`),
+    when they were listed."""
     figures: dict = {site.label: {"toolsAfterRestoredMs": [], "firstCallAfterRestoredMs": [], "siteToolsMs": []}
-                     for site in (plain, owned)}
+                     for site in sites}
     for _ in range(runs):
-        for site in (plain, owned):
+        for site in sites:
             with browser_page(playwright, chromium) as page:
                 measured = load(page, site, reload=False, trace=False, memory=False)
                 row = figures[site.label]

@@ -56,8 +56,9 @@ def one_module_wheel(folder, name: str, source: str) -> str:
 
 
 
-def build_owner_site(work: Path, notebooks: dict[str, dict], *, failing: bool) -> Path:
-    """The site, built into work/site with `notebooks` (path -> content) as its files."""
+def build_owner_site(work: Path, notebooks: dict[str, dict], *, failing: bool, listed: bool = True) -> Path:
+    """The site, built into work/site with `notebooks` (path -> content) as its files; not `listed`: the
+    wheels are in the site but not in its settings (the bench's control)."""
     lite, files = work / "lite", work / "files"
     (lite / "pypi").mkdir(parents=True)
     files.mkdir()
@@ -71,7 +72,7 @@ def build_owner_site(work: Path, notebooks: dict[str, dict], *, failing: bool) -
         (files / "broken-0.1-py3-none-any.whl").write_bytes(b"not a zip")
         wheels += [*(one_module_wheel(lite / "pypi", name, source) for name, source in SITE_MODULES.items()), *FAILING]
     config = json.loads((LITE / "jupyter-lite.json").read_text())
-    config["jupyter-config-data"]["litePluginSettings"][SETTINGS_ID] = {"ownerTools": wheels}
+    config["jupyter-config-data"]["litePluginSettings"][SETTINGS_ID] = {"ownerTools": wheels if listed else []}
     (lite / "jupyter-lite.json").write_text(json.dumps(config))
     site = work / "site"
     subprocess.run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite), "--contents",

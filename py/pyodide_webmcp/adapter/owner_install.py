@@ -12,7 +12,6 @@ from ..registry import Registry
 from .registrations import Registrations
 from .settings import SettingsWatcher
 
-
 FIRST_CALLS_ROOM_S = 1.0
 """How long the built-in tools serve alone first: the calls that waited for the start are answered before
 the site's wheels are fetched and installed beside them."""
