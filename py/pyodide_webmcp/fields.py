@@ -35,3 +35,7 @@ ThreadIdField = Annotated[str, Field(description="The thread's id.")]
 ToolField = Annotated[str, Field(description="The tool that acted.")]
 TracebackField = Annotated[str, Field(description="The traceback, ANSI codes removed.")]
 UpdatedAtField = Annotated[str, Field(description="When it last changed (ISO 8601).")]
+KindOfEntryField = Annotated[str, Field(description=(
+    "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, file)."))]
+PositionIndexField = Annotated[int, Field(description=(
+    "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]

@@ -13,11 +13,13 @@ from .fields import (
     EnameField,
     EvalueField,
     IdField,
+    KindOfEntryField,
     LineField,
     MimeTypeField,
     NameField,
     OutputIndexField,
     OutputsTruncatedField,
+    PositionIndexField,
     ProposalIdField,
     TextField,
     TracebackField,
@@ -124,11 +126,8 @@ class OutputSnapshot(TypedDict):
 
 class CellSnapshot(TypedDict):
     id: IdField
-    index: Annotated[int, Field(description=(
-        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
-    type: Annotated[str, Field(description=(
-        "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, "
-        "file)."))]
+    index: PositionIndexField
+    type: KindOfEntryField
     source: NotRequired[Annotated[str, Field(description="The cell's source text (bounded; see sourceTruncated).")]]
     sourceOffset: NotRequired[Annotated[int, Field(description=(
         "Where the shown source starts, in characters (absent: at 0)."))]]
@@ -154,11 +153,8 @@ class CellRef(TypedDict):
     """A cell as a write returns it: where it is now and the hash to change it again."""
 
     id: IdField
-    index: Annotated[int, Field(description=(
-        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
-    type: Annotated[str, Field(description=(
-        "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, "
-        "file)."))]
+    index: PositionIndexField
+    type: KindOfEntryField
     sourceHash: Annotated[str, Field(description=(
         "Hash of the source; pass it back as expectedSourceHash to change or delete the cell (ends in "
         ":part when only part of the source was shown)."))]

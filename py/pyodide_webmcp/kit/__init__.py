@@ -57,6 +57,7 @@ from ..fields import (
     OmittedCountField,
     OutputIndexField,
     OutputsTruncatedField,
+    PositionIndexField,
     ThreadIdField,
     TracebackField,
 )
@@ -220,6 +221,7 @@ __all__ = [
     "Plan",
     "Position",
     "PositionArgument",
+    "PositionIndexField",
     "ProposalOutcome",
     "READ_ERRORS",
     "RangePage",

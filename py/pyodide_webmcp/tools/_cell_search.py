@@ -26,6 +26,7 @@ from ..kit import (
     ErrorCode,
     LineField,
     OutputIndexField,
+    PositionIndexField,
     ToolError,
     clamp_chars,
     limits,
@@ -43,8 +44,7 @@ Where = Literal["source", "output"]
 
 class Match(TypedDict):
     cellId: CellIdField
-    index: Annotated[int, Field(description=(
-        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    index: PositionIndexField
     where: Annotated[Where, Field(description="source, or output (see outputIndex).")]
     outputIndex: NotRequired[OutputIndexField]
     line: LineField

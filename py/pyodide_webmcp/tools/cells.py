@@ -18,6 +18,7 @@ from ..kit import (
     NotebookInfo,
     NotebookPath,
     OmittedCountField,
+    PositionIndexField,
     RangePage,
     ToolError,
     VisibleAccess,
@@ -161,8 +162,7 @@ async def _images(ctx: CallContext, cells: list[CellSnapshot], raw: list[dict[st
 
 class CellAccessSummary(TypedDict):
     cellId: CellIdField
-    index: Annotated[int, Field(description=(
-        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    index: PositionIndexField
     access: Annotated[VisibleAccess, Field(description=(
         "What the owner lets the agent do: write (read, edit, run) or read."))]
     history: Annotated[list[HistoryEntry], Field(description=(

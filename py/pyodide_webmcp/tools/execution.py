@@ -23,6 +23,7 @@ from ..kit import (
     NotebookPath,
     NotebookPathField,
     Plan,
+    PositionIndexField,
     ProposalOutcome,
     ToolError,
     TracebackField,
@@ -60,8 +61,7 @@ class RunCellsArguments(Arguments):
 
 class CellRunResult(TypedDict):
     cellId: CellIdField
-    index: Annotated[int, Field(description=(
-        "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+    index: PositionIndexField
     status: Annotated[Literal["ok", "error", "abort", "no-op"], Field(description=(
         "ok, error, abort (not run: the call was aborted) or no-op (not executable, or skipped)."))]
     executionCount: NotRequired[Annotated[Optional[int], Field(description=(
