@@ -79,12 +79,12 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
             log(f"no browser, so no lab: {no_browser}")
             return
         try:
-            built = await asyncio.to_thread(prepare_site)
+            prepared = await asyncio.to_thread(prepare_site)
         except Exception as error:  # noqa: BLE001 - every call says it, the log has the rest
             tools.settle(unavailable=f"the site could not be built ({error})")
             log(str(tools.unavailable))
             return
-        catalog = Catalog.from_manifest(site_manifest(built))
+        catalog = Catalog.from_manifest(site_manifest(prepared))
         if catalog.tools != tools.catalog.tools:
             tools.catalog = catalog
             await changed()

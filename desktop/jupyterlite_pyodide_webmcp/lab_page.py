@@ -18,11 +18,8 @@ from .stdio import log
 CHROMIUM_FLAGS = ["--enable-features=WebMCP", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run"]
 WATCH_INTERVAL_S = 1.0
+STATUS_READ_S = 2.0
 PROFILE_IN_USE = ("ProcessSingleton", "SingletonLock", "profile is already in use", "user data directory is already")
-
-
-def chromium_flags(*, polyfill: bool = False) -> list[str]:
-    return [flag for flag in CHROMIUM_FLAGS if not (polyfill and "WebMCP" in flag)]
 
 
 def runs_as_root() -> bool:
@@ -33,12 +30,11 @@ class LabPage:
     """One lab page in a browser of its own; `on_tools` is told each new tool list the page registers."""
 
     def __init__(self, url: str, chromium: str, *, headless: bool, profile: Path | None,
-                 init_scripts: tuple[Path, ...] = (), on_tools: Callable[[list[dict[str, Any]]], Awaitable[None]]):
+                 on_tools: Callable[[list[dict[str, Any]]], Awaitable[None]]):
         self.url = url
         self.chromium = chromium
         self.headless = headless
         self.profile = profile
-        self.init_scripts = init_scripts
         self.on_tools = on_tools
         self.tools: list[dict[str, Any]] = []  # what the page registers now; [] while it loads or is closed
         self.changed = asyncio.Event()  # set whenever `tools` is replaced
@@ -94,7 +90,7 @@ class LabPage:
 
     async def _launch(self) -> None:
         options: dict[str, Any] = {"executable_path": self.chromium, "headless": self.headless,
-                                   "args": chromium_flags(polyfill=bool(self.init_scripts)),
+                                   "args": CHROMIUM_FLAGS,
                                    "chromium_sandbox": not runs_as_root()}
         chromium = self._playwright.chromium
         context = None
@@ -111,8 +107,6 @@ class LabPage:
         if context is None:
             self._browser = await chromium.launch(**options)
             context = await self._browser.new_context()
-        for script in self.init_scripts:
-            await context.add_init_script(path=str(script))
         context.on("close", lambda _: self._context_closed(context))
         self._context = context
 
@@ -160,7 +154,10 @@ class LabPage:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         if not self.is_open:
-            await asyncio.wait_for(self.open(), max(deadline - loop.time(), 0.1))
+            try:
+                await asyncio.wait_for(self.open(), seconds)
+            except asyncio.TimeoutError:  # still opening: the next call finds it further on
+                return False
         while not any(tool["name"] == name for tool in self.tools):
             remaining = deadline - loop.time()
             if remaining <= 0:
@@ -176,11 +173,11 @@ class LabPage:
         return await self._page.webmcp.call_tool(name, arguments, timeout=seconds * 1000)
 
     async def status(self) -> str:
-        """The lab's WebMCP status text, or why there is none."""
+        """The lab's WebMCP status text, or why there is none (within STATUS_READ_S)."""
         if not self.is_open:
             return "the lab's tab is closed"
         try:
-            text = await self._page.locator(".jp-webmcp-status").first.text_content(timeout=2_000)
+            text = await self._page.locator(".jp-webmcp-status").first.text_content(timeout=STATUS_READ_S * 1000)
         except Exception:  # noqa: BLE001 - loading, or an app without a status bar item
             return "the lab is loading"
         return (text or "").strip() or "the lab is loading"

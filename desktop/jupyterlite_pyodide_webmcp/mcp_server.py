@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .lab_page import STATUS_READ_S
 from .stdio import log
 
 SERVER_NAME = "jupyterlite"
@@ -110,8 +111,8 @@ class PageTools:
         if self.unavailable or self.page is None:
             return refusal(f"The lab could not be opened: {self.unavailable}.",
                            "Tell the human; the MCP server's log says more.")
-        try:
-            ready = await self.page.wait_for(name, max(deadline - loop.time(), 1.0))
+        try:  # the budget less the time a refusal takes to read the lab's status
+            ready = await self.page.wait_for(name, max(deadline - loop.time() - STATUS_READ_S, 0.5))
         except Exception as error:  # noqa: BLE001 - the browser could not be started again
             return refusal(f"The lab could not be opened again: {error}"[:500],
                            "Tell the human; the MCP server's log says more.")

@@ -39,3 +39,5 @@ KindOfEntryField = Annotated[str, Field(description=(
     "The kind: a cell's type (code, markdown, raw), or a workspace entry's (directory, notebook, file)."))]
 PositionIndexField = Annotated[int, Field(description=(
     "Zero-based position in the notebook now (-1 when the cell no longer exists)."))]
+TruncatedField = Annotated[bool, Field(description=(
+    "Whether something was left out to fit the bounds (see omittedCount)."))]

@@ -51,6 +51,10 @@ class NotebookInfo(TypedDict):
     cellCount: CellCountField
 
 
+NotebookField = Annotated[NotebookInfo, Field(description=(
+    "The notebook: path, name, unsaved changes, revision, cell count."))]
+
+
 class KernelInfo(TypedDict):
     name: Annotated[Optional[str], Field(description="The kernel's name, or null when none is attached.")]
     displayName: NotRequired[Annotated[str, Field(description="The kernel's display name.")]]

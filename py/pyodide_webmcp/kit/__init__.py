@@ -60,6 +60,7 @@ from ..fields import (
     PositionIndexField,
     ThreadIdField,
     TracebackField,
+    TruncatedField,
 )
 from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
 from ..outputs import joined, serialize_output, serialize_outputs
@@ -104,6 +105,7 @@ from ..shapes import (
     FocusContext,
     KernelInfo,
     KernelStatus,
+    NotebookField,
     NotebookInfo,
     Outcome,
     OutputSelection,
@@ -205,6 +207,7 @@ __all__ = [
     "NOTEBOOK_SUFFIX",
     "NameField",
     "NoArguments",
+    "NotebookField",
     "NotebookInfo",
     "NotebookPath",
     "NotebookPathField",
@@ -240,6 +243,7 @@ __all__ = [
     "ThreadSummary",
     "ToolError",
     "TracebackField",
+    "TruncatedField",
     "VisibleAccess",
     "WRITE_ERRORS",
     "WithImages",

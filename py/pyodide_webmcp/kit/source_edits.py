@@ -19,7 +19,7 @@ from ..shapes import (
     CellSnapshot,
     CellType,
     DiffKind,
-    NotebookInfo,
+    NotebookField,
     Outcome,
     ProposalOutcome,
 )
@@ -37,8 +37,7 @@ Written = TypeVar("Written", bound=ProposalOutcome)
 class CellResult(ProposalOutcome):
     """One written cell, its source included (clients read it back), or the human's denial."""
 
-    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    notebook: NotRequired[NotebookField]
     cell: NotRequired[Annotated[CellSnapshot, Field(description="The cell as it is now.")]]
     status: NotRequired[Annotated[Outcome, Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
@@ -47,8 +46,7 @@ class CellResult(ProposalOutcome):
 class CellsResult(ProposalOutcome):
     """Several written cells, without the sources just sent, or the human's denial."""
 
-    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    notebook: NotRequired[NotebookField]
     cells: NotRequired[Annotated[list[CellRef], Field(description="The cells, in notebook order.")]]
     status: NotRequired[Annotated[Outcome, Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]

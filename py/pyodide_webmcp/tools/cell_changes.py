@@ -17,7 +17,7 @@ from ..kit import (
     CellRef,
     ErrorCode,
     ExpectedSourceHash,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     Outcome,
     Placement,
@@ -41,8 +41,7 @@ from .editing import CHANGE_ERRORS
 
 
 class EditResult(ProposalOutcome):
-    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    notebook: NotRequired[NotebookField]
     cell: NotRequired[CellRef]
     status: NotRequired[Annotated[Outcome, Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
@@ -160,8 +159,7 @@ class ClearOutputsArguments(Arguments):
 
 
 class ClearOutputsResult(ProposalOutcome):
-    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    notebook: NotRequired[NotebookField]
     clearedCellIds: NotRequired[Annotated[list[str], Field(description="The code cells whose outputs were cleared.")]]
     status: NotRequired[Annotated[Outcome, Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]

@@ -15,12 +15,13 @@ from ..kit import (
     ErrorCode,
     HiddenCellCountField,
     HistoryEntry,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     OmittedCountField,
     PositionIndexField,
     RangePage,
     ToolError,
+    TruncatedField,
     VisibleAccess,
     WithImages,
     cell_snapshot,
@@ -39,11 +40,9 @@ from ..port import CellList
 
 
 class GetCellsResult(RangePage):
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
     cells: Annotated[list[CellSnapshot], Field(description="The cells, in notebook order.")]
-    truncated: Annotated[bool, Field(description=(
-        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    truncated: TruncatedField
     omittedCount: OmittedCountField
     hiddenCellCount: HiddenCellCountField
 
@@ -170,11 +169,9 @@ class CellAccessSummary(TypedDict):
 
 
 class GetCellAccessResult(RangePage):
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
     cells: Annotated[list[CellAccessSummary], Field(description="The cells, in notebook order.")]
-    truncated: Annotated[bool, Field(description=(
-        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    truncated: TruncatedField
     omittedCount: OmittedCountField
     hiddenCellCount: HiddenCellCountField
 

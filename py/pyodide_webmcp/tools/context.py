@@ -16,6 +16,7 @@ from ..kit import (
     FocusContext,
     KernelInfo,
     NoArguments,
+    NotebookField,
     NotebookInfo,
     NotebookPath,
     Position,
@@ -114,8 +115,7 @@ class OpenNotebookArguments(Arguments):
 
 
 class OpenNotebookResult(TypedDict):
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
     kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
     focus: Annotated[FocusContext, Field(description="What the human has active and selected.")]
     review: Annotated[ReviewCounts, Field(description=(
@@ -159,8 +159,7 @@ class FocusCellArguments(Arguments):
 
 
 class FocusCellResult(TypedDict):
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
     focus: Annotated[FocusContext, Field(description="What the human has active and selected.")]
 
 

@@ -19,7 +19,7 @@ from ..kit import (
     DiffKind,
     ErrorCode,
     ExpectedSourceHash,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     Outcome,
     OverwriteUnread,
@@ -212,8 +212,7 @@ class DeleteCellArguments(Arguments):
 
 
 class DeleteCellResult(ProposalOutcome):
-    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    notebook: NotRequired[NotebookField]
     deletedCellId: NotRequired[Annotated[str, Field(description="The id of the cell that was deleted.")]]
     activeCellId: NotRequired[Annotated[Optional[str], Field(description=(
         "The active cell's id (null when none, or hidden)."))]]

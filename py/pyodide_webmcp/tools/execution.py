@@ -19,7 +19,7 @@ from ..kit import (
     KernelLoss,
     KernelStatus,
     MessageField,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     NotebookPathField,
     Plan,
@@ -78,8 +78,7 @@ RunStatus = Literal["ok", "error", "aborted"]
 class RunCellsResult(ProposalOutcome):
     status: Annotated[Literal[RunStatus, "denied"], Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
-    notebook: NotRequired[Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]]
+    notebook: NotRequired[NotebookField]
     results: NotRequired[Annotated[list[CellRunResult], Field(description="One result per target cell, in run order.")]]
 
 

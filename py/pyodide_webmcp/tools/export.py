@@ -13,6 +13,7 @@ from ..kit import (
     HiddenCellCountField,
     NotebookPath,
     NotebookPathField,
+    TruncatedField,
     read_notebook,
     tool,
 )
@@ -28,8 +29,7 @@ class ExportArguments(Arguments):
 class ExportResult(TypedDict):
     notebookPath: NotebookPathField
     document: Annotated[str, Field(description="The notebook as markdown.")]
-    truncated: Annotated[bool, Field(description=(
-        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    truncated: TruncatedField
     cellCount: CellCountField
     hiddenCellCount: HiddenCellCountField
 

@@ -15,12 +15,13 @@ from ..kit import (
     ErrorCode,
     KernelInfo,
     NameField,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     Offset,
     OffsetPage,
     OmittedCountField,
     ToolError,
+    TruncatedField,
     info_of,
     join_path,
     limits,
@@ -58,8 +59,7 @@ class ListWorkspaceResult(OffsetPage):
     path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
     entries: Annotated[list[WorkspaceEntry], Field(description=(
         "The files and folders, folders first, each alphabetical."))]
-    truncated: Annotated[bool, Field(description=(
-        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    truncated: TruncatedField
     omittedCount: OmittedCountField
 
 
@@ -134,8 +134,7 @@ class CreateNotebookArguments(Arguments):
 
 class CreateNotebookResult(TypedDict):
     path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
     kernel: Annotated[KernelInfo, Field(description="The notebook's kernel, or null when no notebook is current.")]
 
 

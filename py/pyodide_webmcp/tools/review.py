@@ -20,7 +20,7 @@ from ..kit import (
     ErrorCode,
     HiddenCellCountField,
     Intent,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     NotebookPathField,
     Offset,
@@ -36,6 +36,7 @@ from ..kit import (
     ThreadStatus,
     ThreadSummary,
     ToolError,
+    TruncatedField,
     anchor_status,
     anchored_cell,
     cell_anchor,
@@ -126,8 +127,7 @@ class ListCommentsResult(OffsetPage):
     counts: Annotated[ReviewCounts, Field(description=(
         "How many review threads are open and in all (agent-visible only)."))]
     threads: Annotated[list[ThreadSummary], Field(description="Thread summaries, newest first.")]
-    truncated: Annotated[bool, Field(description=(
-        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    truncated: TruncatedField
     omittedCount: OmittedCountField
     unreadableThreadCount: Annotated[int, Field(description=(
         "Stored threads this bridge cannot read (kept untouched), on cells the agent can see."))]
@@ -397,8 +397,7 @@ class FocusCommentResult(TypedDict):
     notebookPath: NotebookPathField
     threadId: ThreadIdField
     anchorStatus: AnchorStatus
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
 
 
 @tool(

@@ -9,7 +9,7 @@ from ..kit import (
     Arguments,
     CallContext,
     HiddenCellCountField,
-    NotebookInfo,
+    NotebookField,
     NotebookPath,
     Offset,
     OffsetPage,
@@ -34,8 +34,7 @@ class SearchArguments(Arguments):
 
 
 class SearchResult(OffsetPage):
-    notebook: Annotated[NotebookInfo, Field(description=(
-        "The notebook: path, name, unsaved changes, revision, cell count."))]
+    notebook: NotebookField
     matches: Annotated[list[Match], Field(description="The matches, in notebook order.")]
     matchCount: Annotated[int, Field(description="How many matches there are in all (beyond this page too).")]
     hiddenCellCount: HiddenCellCountField

@@ -11,6 +11,7 @@ from ..kit import (
     Offset,
     OffsetPage,
     ToolError,
+    TruncatedField,
     is_notebook_path,
     limits,
     normalize_path,
@@ -31,8 +32,7 @@ class ReadFileResult(OffsetPage):
     offset: Annotated[int, Field(description="Where this page starts (for read_file: the first line, zero-based).")]
     lines: Annotated[list[str], Field(description="The lines, without their line endings (each cut at 4 KiB).")]
     lineCount: Annotated[int, Field(description="How many lines the file has.")]
-    truncated: Annotated[bool, Field(description=(
-        "Whether something was left out to fit the bounds (see omittedCount)."))]
+    truncated: TruncatedField
 
 
 def _missing(path: str) -> ToolError:
