@@ -11,7 +11,16 @@ import contextvars
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Iterator, Literal, Optional, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Callable,
+    Iterator,
+    Literal,
+    Optional,
+    Sequence,
+)
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict, Unpack
@@ -29,6 +38,9 @@ from .fields import (
     ToolField,
 )
 from .text import one_line
+
+if TYPE_CHECKING:
+    from .port import NotebookPort
 
 DIALOG_GRACE_SECONDS = 0.5
 _current: contextvars.ContextVar[Optional["Call"]] = contextvars.ContextVar("webmcp_call", default=None)
@@ -71,10 +83,16 @@ class Call:
     dialogs: list[str] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)  # dialog id -> the label of the button that answered it
     renamed_to: Optional[str] = None  # the notebook's new path, when it was renamed while the call ran
+    notebook: Optional["NotebookPort"] = None  # the notebook the call waits in, to hide what the owner hides
 
-    def wait_on(self, **what: Unpack[WaitingFor]) -> None:
-        """Say what the call waits for now (shown in pending results and get_context)."""
+    def wait_on(self, notebook: Optional["NotebookPort"] = None, **what: Unpack[WaitingFor]) -> None:
+        """Say what the call waits for now (shown in pending results and get_context), and in which notebook."""
         self.waiting_for = what
+        self.notebook = notebook
+
+    def waiting_kind(self, kind: WaitingKind) -> None:
+        """Say that the call now waits for another kind of thing, the rest unchanged."""
+        self.waiting_for = {**self.waiting_for, "kind": kind}
 
     def notebook_renamed(self, path: str) -> None:
         """The call's notebook was renamed under it: its caller hears at once (a pending result saying so)."""
@@ -82,9 +100,18 @@ class Call:
         self.attention.set()
 
     def waiting(self) -> WaitingFor:
+        """What the call waits for, as the agent may see it now: a cell or notebook the owner hid since is not
+        named (nor is anything of a notebook closed since)."""
         what = self.waiting_for.copy()
         if self.renamed_to is not None:
             what["renamedTo"] = self.renamed_to
+        notebook = self.notebook
+        if notebook is not None:
+            if notebook.closed() or notebook.access() == "none":
+                what.pop("cellId", None)
+                what.pop("renamedTo", None)
+            elif what.get("cellId") in notebook.cells().hidden_ids:
+                del what["cellId"]
         return what
 
     def summary(self) -> "CallSummary":
@@ -259,16 +286,15 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
             f"{call.tool} waits for an answer to a JupyterLab dialog. Press one of its buttons with "
             "jupyter_answer_dialog (or ask the human to); the call then goes on."
         )
-    what = call.waiting_for
+    what = call.waiting()
     kind = what["kind"]
+    cell = f"cell {what['cellId']}" if "cellId" in what else "a cell"
     if kind == "kernel":
-        doing = (
-            f"The kernel is running cell {what.get('cellId')} ({what.get('done', 0)} of {what.get('total', 1)} done)"
-        )
+        doing = f"The kernel is running {cell} ({what.get('done', 0)} of {what.get('total', 1)} done)"
         advice = " The Pyodide kernel cannot stop running code; restart the kernel to stop it."
     elif kind == "input":
         doing = (
-            f"Cell {what.get('cellId')} waits for the human to answer its input() prompt (the box under the cell; "
+            f"{cell.capitalize()} waits for the human to answer its input() prompt (the box under the cell; "
             f"{what.get('done', 0)} of {what.get('total', 1)} cells done)"
         )
         advice = " Ask the human to answer it, or restart the kernel to stop the run."
@@ -278,8 +304,8 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
     else:
         doing = f"{call.tool} is still working"
         advice = ""
-    if call.renamed_to is not None:
-        doing = f"The notebook was renamed to {call.renamed_to} while the call ran (use that path from now on). {doing}"
+    if "renamedTo" in what:
+        doing = f"The notebook was renamed to {what['renamedTo']} while the call ran (use that path from now on). {doing}"
         after = "; it continues in the background"
     else:
         after = f" after {budget_seconds:g} seconds; it continues in the background"

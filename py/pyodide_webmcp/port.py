@@ -35,6 +35,9 @@ ExecutionOutcome = Literal[Reply, KernelLoss, "dropped"]
 JupyterLite cancels the executions queued behind one that failed)."""
 RunOutcome = Literal[ExecutionOutcome, "gone"]
 """How a run of a code cell ended, as the human's Run does it; `gone`: the cell's view went away mid-run."""
+NOTEBOOK_END = ""
+"""Where a proposal sits when no cell the agent may see marks its place (an insert into an empty notebook, or
+one whose cells are all hidden): at the notebook's end. Used as the cell id of the review box."""
 
 
 @dataclass(frozen=True)
@@ -204,11 +207,12 @@ class NotebookPort(NotebookReader, Protocol):
     # What Propose mode needs of the notebook it shows a proposal in
 
     def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
-        """Show a page element under the cell, following it as it moves; returns a function that stops."""
+        """Show a page element under the cell (NOTEBOOK_END: at the notebook's end), following it as it moves;
+        returns a function that stops."""
 
     def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
-        """Call `deny(reason)` if the cell is deleted, the notebook closed, renamed or moved; returns a function
-        that stops watching."""
+        """Call `deny(reason)` if the cell is deleted or hidden, the notebook closed, renamed or moved; returns a
+        function that stops watching."""
 
 
 class ProposalsPort(Protocol):

@@ -34,7 +34,7 @@ from .call_budget import (
 )
 from .envelope import Delivered, WithImages, failure, success, with_images
 from .errors import ErrorCode, ToolError, error_payload
-from .port import AbortState, LabPort
+from .port import AbortState, LabPort, NotebookPort
 from .provenance import iso_now
 from .schema import (
     Arguments,
@@ -70,11 +70,11 @@ class CallContext:
     calls: Optional[CallTable] = None
     budget_ms: int = limits.CALL_BUDGET_MS
 
-    def wait_on(self, **what: Unpack[WaitingFor]) -> None:
-        """Say what this call waits for now; a pending result reports it."""
+    def wait_on(self, notebook: Optional[NotebookPort] = None, **what: Unpack[WaitingFor]) -> None:
+        """Say what this call waits for now, and in which notebook; a pending result reports it."""
         call = current_call()
         if call is not None:
-            call.wait_on(**what)
+            call.wait_on(notebook, **what)
 
     def pending(self, call: Call, answered: Optional[Answered] = None) -> PendingResult:
         return pending_result(call, self.budget_ms / 1000, self.lab.dialogs.open_dialogs(), answered)

@@ -77,12 +77,12 @@ class TextSelection(TypedDict):
 
 
 class FocusContext(TypedDict):
-    activeCellId: Annotated[Optional[str], Field(description="The active cell's id (null when none, or hidden).")]
-    activeCellIndex: Annotated[Optional[int], Field(description="The active cell's index (null when none, or hidden).")]
-    activeCellType: Annotated[Optional[str], Field(description="The active cell's type (null when none, or hidden).")]
+    activeCellId: Annotated[Optional[str], Field(description="The active cell's id (null when none).")]
+    activeCellIndex: Annotated[Optional[int], Field(description="The active cell's index (null when none).")]
+    activeCellType: Annotated[Optional[str], Field(description="The active cell's type (null when none).")]
     selectedCellIds: Annotated[list[str], Field(description="Ids of the selected cells the agent can see.")]
-    hiddenSelectedCellCount: Annotated[int, Field(description="Selected cells the owner hid: only counted.")]
-    hiddenActiveCell: Annotated[bool, Field(description="Whether the active cell is one the owner hid.")]
+    hiddenSelectedCellCount: Annotated[int, Field(description="Always 0: a hidden cell is never selected for you.")]
+    hiddenActiveCell: Annotated[bool, Field(description="Always false: a hidden cell is never active for you.")]
     cursor: Annotated[Optional[Position], Field(description=(
         "The cursor in the active cell's editor (line and column in characters), or null."))]
     textSelection: Annotated[Optional[TextSelection], Field(description=(

@@ -84,8 +84,9 @@ def test_hidden_cells_do_not_count_in_revision_or_focus():
     assert notebook_info("n", False, with_hidden)["revision"] == notebook_info("n", False, changed_hidden)["revision"]
     assert notebook_info("n", False, with_hidden)["cellCount"] == 2
     focus = focus_context(with_hidden, 1, [0, 1], None)
-    assert focus["activeCellId"] is None and focus["hiddenActiveCell"] is True
-    assert focus["selectedCellIds"] == ["a"] and focus["hiddenSelectedCellCount"] == 1
+    assert focus == focus_context(with_hidden, None, [0], None)  # a hidden cell is neither active nor selected
+    assert focus["activeCellId"] is None and focus["hiddenActiveCell"] is False
+    assert focus["selectedCellIds"] == ["a"] and focus["hiddenSelectedCellCount"] == 0
 
 
 def test_snapshot_exposes_last_edit_but_not_the_access_key():

@@ -84,6 +84,4 @@ async def watch_execution(
 def _say_whether_input_is_awaited(waiting: bool) -> None:
     call = current_call()
     if call is not None and call.waiting_for["kind"] in ("kernel", "input"):
-        running = call.waiting_for.copy()
-        running["kind"] = "input" if waiting else "kernel"
-        call.wait_on(**running)
+        call.waiting_kind("input" if waiting else "kernel")

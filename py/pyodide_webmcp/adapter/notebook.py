@@ -20,7 +20,14 @@ from ..call_budget import current_call
 from ..errors import ErrorCode, ToolError
 from ..hashing import source_hash
 from ..kernels import kernel_status
-from ..port import CellList, CellRecord, EditorState, ExecutionOutcome, RunOutcome
+from ..port import (
+    NOTEBOOK_END,
+    CellList,
+    CellRecord,
+    EditorState,
+    ExecutionOutcome,
+    RunOutcome,
+)
 from ..provenance import add_history, iso_now
 from ..review_threads import REVIEW_KEY, ReviewStore
 from ..shapes import Action, Actor, CellType, KernelInfo
@@ -103,7 +110,8 @@ class NotebookHandle:
         model.setMetadata(METADATA_KEY, to_js_object(with_notebook_access(stored_metadata(model), access)))
 
     def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
-        """Show `node` under the cell, and keep it there when the cell moves or its widget is rebuilt.
+        """Show `node` under the cell (NOTEBOOK_END: under the last one, or in the empty notebook), and keep it
+        there when the cell moves or its widget is rebuilt.
 
         The same node moves, so whatever the human typed into it stays. Returns a function that stops following.
         """
@@ -113,11 +121,11 @@ class NotebookHandle:
         def place(*_: Any) -> None:
             if not following[0]:
                 return
-            for widget in self._notebook.widgets:
-                if str(widget.model.id) == cell_id:
-                    if node.parentElement != widget.node:
-                        widget.node.appendChild(node)
-                    return
+            widgets = list(self._notebook.widgets)
+            found = widgets[-1:] if cell_id == NOTEBOOK_END else [w for w in widgets if str(w.model.id) == cell_id]
+            parent = found[0].node if found else self._notebook.node if cell_id == NOTEBOOK_END else None
+            if parent is not None and node.parentElement != parent:
+                parent.appendChild(node)
 
         def on_cells_changed(*_: Any) -> None:
             place()
@@ -136,11 +144,12 @@ class NotebookHandle:
         return stop
 
     def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
-        """Deny with a reason if the cell is deleted, the notebook closed, or renamed or moved."""
+        """Deny with a reason if the cell is deleted or hidden (which reads the same), the notebook closed, or
+        renamed or moved."""
         model, panel = self._notebook.model, self._panel
 
         def on_change(*_: Any) -> None:
-            if self._shared_cell(cell_id) is None:
+            if cell_id != NOTEBOOK_END and not any(r.id == cell_id and not r.hidden for r in self.cells()):
                 deny("The cell was deleted before the human decided.")
 
         watchers = [

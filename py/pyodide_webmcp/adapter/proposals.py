@@ -8,7 +8,7 @@ from pyodide.ffi import create_proxy
 from ..call_budget import current_call
 from ..errors import ErrorCode, ToolError
 from ..kit.propose_mode import new_proposal_id
-from ..port import AbortState, NotebookPort
+from ..port import NOTEBOOK_END, AbortState, NotebookPort
 from ..shapes import DiffKind, OptInReview, Outcome, ReviewedAction
 from .dom import element
 
@@ -35,11 +35,15 @@ class ProposalBoard:
     async def decide(
         self, notebook: NotebookPort, cell_id: str, title: str, preview: list[tuple[DiffKind, str]], abort: AbortState
     ) -> tuple[Outcome, Optional[str], str]:
-        """Show the proposal under the cell and wait: (accepted|denied, reason, proposal id), or raise ABORTED."""
+        """Show the proposal under the cell (NOTEBOOK_END: at the notebook's end) and wait: (accepted|denied,
+        reason, proposal id), or raise ABORTED."""
         proposal_id = new_proposal_id()
         call = current_call()
         if call is not None:
-            call.wait_on(kind="human", proposalId=proposal_id, cellId=cell_id)
+            if cell_id == NOTEBOOK_END:
+                call.wait_on(notebook, kind="human", proposalId=proposal_id)
+            else:
+                call.wait_on(notebook, kind="human", proposalId=proposal_id, cellId=cell_id)
         key = (notebook.path, cell_id)
         self._pending[key] = proposal_id
         decision: asyncio.Future[Decision] = asyncio.get_event_loop().create_future()

@@ -65,6 +65,7 @@ from ..fields import (
 from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
 from ..outputs import joined, serialize_output, serialize_outputs
 from ..paths import NOTEBOOK_SUFFIX, is_notebook_path, join_path, normalize_path
+from ..port import NOTEBOOK_END
 from ..positions import editor_coordinates, editor_range, strict_offset
 from ..provenance import HistoryEntry, history_of, iso_now
 from ..registry import CallContext, tool
@@ -139,6 +140,7 @@ from .guarded_write import Plan, check_source, reviewed_write
 from .notebooks import (
     READ_ERRORS,
     WRITE_ERRORS,
+    active_cell,
     anchored_cell,
     find_cell,
     focus_of,
@@ -204,6 +206,7 @@ __all__ = [
     "KernelStatus",
     "LineField",
     "MessageField",
+    "NOTEBOOK_END",
     "NOTEBOOK_SUFFIX",
     "NameField",
     "NoArguments",
@@ -247,6 +250,7 @@ __all__ = [
     "VisibleAccess",
     "WRITE_ERRORS",
     "WithImages",
+    "active_cell",
     "anchor_status",
     "anchored_cell",
     "cell_anchor",

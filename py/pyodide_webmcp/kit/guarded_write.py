@@ -52,7 +52,7 @@ def check_source(record: CellRecord, expected: str, stale_message: str, *, repla
 class Plan(Generic[Result]):
     """A write checked against the notebook as it is now, ready to apply."""
 
-    anchor: Optional[str]  # the cell the human's review box sits under (None: nowhere, so not reviewed)
+    anchor: Optional[str]  # the cell the human's review box sits under, or NOTEBOOK_END; None: nothing changes
     title: str
     preview: Callable[[], list[tuple[DiffKind, str]]]
     apply: Callable[[], Union[Result, Awaitable[Result]]]

@@ -137,10 +137,21 @@ def info_of(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = 
     return notebook_info(notebook.path, notebook.dirty, notebook.cells() if records is None else records)
 
 
+def active_cell(notebook: NotebookReader, records: Sequence[CellRecord]) -> Optional[int]:
+    """The index of the human's active cell, the default of the tools that take one; a cell the owner hid
+    reads exactly as no active cell."""
+    index = notebook.active_index()
+    if index is None or not 0 <= index < len(records) or records[index].hidden:
+        return None
+    return index
+
+
 def focus_of(notebook: NotebookReader, records: Optional[Sequence[CellRecord]] = None) -> FocusContext:
+    cells = notebook.cells() if records is None else records
+    active = active_cell(notebook, cells)
     return focus_context(
-        notebook.cells() if records is None else records,
-        notebook.active_index(),
+        cells,
+        active,
         notebook.selected_indexes(),
-        notebook.editor_state(),
+        notebook.editor_state() if active is not None else None,
     )

@@ -42,6 +42,8 @@ class MemoryNotebook:
         self.notebook_metadata: dict[str, Any] = metadata or {}
         self.data = cells
         self.active: Optional[int] = 0 if cells else None
+        self.selected: Optional[list[int]] = None  # None: the active cell only
+        self.editor: Optional[EditorState] = None  # the active cell's cursor and selection
         self.kernel_status: KernelStatus = "idle"
         self.run_delay = 0.0
         self.input_pending = False
@@ -76,10 +78,12 @@ class MemoryNotebook:
         return self.active
 
     def selected_indexes(self) -> list[int]:
+        if self.selected is not None:
+            return list(self.selected)
         return [] if self.active is None else [self.active]
 
     def editor_state(self) -> Optional[EditorState]:
-        return None
+        return self.editor
 
     def kernel(self) -> KernelInfo:
         return {"name": "python", "status": self.kernel_status}
@@ -148,6 +152,10 @@ class MemoryNotebook:
 
     def delete_cell(self, index: int) -> None:
         del self.data[index]
+        if self.active is not None and (index < self.active or self.active == len(self.data)):
+            self.active -= 1  # as JupyterLab: the next cell becomes active, or the previous one at the end
+        if not self.data:
+            self.active = None
         self.dirty = True
 
     def move_cell(self, from_index: int, to_index: int) -> None:

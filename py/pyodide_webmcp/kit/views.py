@@ -103,11 +103,12 @@ def focus_context(
     selected_indexes: Sequence[int],
     editor: Optional[EditorState],
 ) -> FocusContext:
+    """The focus as the agent may see it: a hidden active or selected cell reads exactly as one that is not
+    active or selected (so the two hidden-cell fields stay false and 0, kept for the reference's shape)."""
     active = cells[active_index] if active_index is not None and 0 <= active_index < len(cells) else None
-    hidden_active = active is not None and active.hidden
-    if hidden_active:
+    if active is not None and active.hidden:
         active = None
-    selected = [cells[i] for i in selected_indexes if 0 <= i < len(cells)]
+    selected = [cells[i] for i in selected_indexes if 0 <= i < len(cells) and not cells[i].hidden]
     cursor = selection = None
     if active is not None and editor is not None:
         cursor = editor_position(active.source, *editor.cursor)
@@ -120,9 +121,9 @@ def focus_context(
         "activeCellId": active.id if active else None,
         "activeCellIndex": active_index if active else None,
         "activeCellType": active.type if active else None,
-        "selectedCellIds": [cell.id for cell in selected if not cell.hidden],
-        "hiddenSelectedCellCount": sum(cell.hidden for cell in selected),
-        "hiddenActiveCell": hidden_active,
+        "selectedCellIds": [cell.id for cell in selected],
+        "hiddenSelectedCellCount": 0,
+        "hiddenActiveCell": False,
         "cursor": cursor,
         "textSelection": selection,
     }

@@ -36,8 +36,8 @@ def select_targets(
 ) -> list[Target]:
     """Resolve exactly one selector form to targets, checked for write access up front.
 
-    A range skips cells the owner hid (the agent cannot see them); a hidden
-    cell named by id, or a hidden active cell, reads as missing.
+    `active_index` is the active cell the agent may see (kit.active_cell). A range skips cells the owner
+    hid (the agent cannot see them); a hidden cell named by id reads as missing.
     """
     has_range = start_index is not None or end_index is not None
     if cell_ids is not None and has_range:
@@ -54,23 +54,35 @@ def select_targets(
             guard_cell(by_id[cell_id].access, "write", cell_id, path)
         return [Target(cell_id, cell_id) for cell_id in cell_ids]
     if has_range:
-        if start_index is None or end_index is None:
-            raise _invalid("startIndex and endIndex go together.", "endIndex" if end_index is None else "startIndex")
-        if end_index < start_index:
-            raise _invalid("endIndex must not be before startIndex.", "endIndex")
-        if end_index - start_index > limits.MAX_CELL_IDS_PER_CALL:
-            raise _invalid(f"A range may hold at most {limits.MAX_CELL_IDS_PER_CALL} cells.", "endIndex")
-        visible = [record for record in records[start_index:end_index] if not record.hidden]
+        indexes = range_indexes(start_index, end_index, len(records))
+        visible = [records[index] for index in indexes if not records[index].hidden]
+        if not visible:
+            raise _invalid(f"No cell you can see is in cells {indexes.start} to {indexes.stop - 1}.", "startIndex")
         for record in visible:
             guard_cell(record.access, "write", record.id, path)
         return [Target(record.id, "") for record in visible]
-    if active_index is None or not 0 <= active_index < len(records):
+    if active_index is None:
         raise _invalid("No selector was given and there is no active cell.", "cellIds")
     active = records[active_index]
-    if active.hidden:
-        raise cell_not_found("", path)
     guard_cell(active.access, "write", active.id, path)
     return [Target(active.id, "")]
+
+
+def range_indexes(start_index: Optional[int], end_index: Optional[int], cell_count: int) -> range:
+    """The indexes of a run range, checked: both ends given, not empty or inverted, within the per-call bound,
+    and starting at a cell that exists (an end past the last cell stops there)."""
+    if start_index is None or end_index is None:
+        raise _invalid("startIndex and endIndex go together.", "endIndex" if end_index is None else "startIndex")
+    if end_index < start_index:
+        raise _invalid("endIndex must not be before startIndex.", "endIndex")
+    if end_index == start_index:
+        raise _invalid("The range is empty: endIndex is exclusive (startIndex + 1 runs one cell).", "endIndex")
+    if end_index - start_index > limits.MAX_CELL_IDS_PER_CALL:
+        raise _invalid(f"A range may hold at most {limits.MAX_CELL_IDS_PER_CALL} cells.", "endIndex")
+    if start_index >= cell_count:
+        raise _invalid(f"startIndex {start_index} is past the last cell: the notebook has {cell_count} cells.",
+                       "startIndex")
+    return range(start_index, min(end_index, cell_count))
 
 
 def _invalid(message: str, field: str) -> ToolError:

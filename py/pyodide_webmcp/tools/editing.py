@@ -8,6 +8,7 @@ from typing_extensions import NotRequired
 
 from ..kit import (
     CELL_TYPES,
+    NOTEBOOK_END,
     WRITE_ERRORS,
     Arguments,
     CallContext,
@@ -28,6 +29,7 @@ from ..kit import (
     ProposalOutcome,
     SourceEdit,
     ToolError,
+    active_cell,
     check_source,
     find_cell,
     info_of,
@@ -73,17 +75,17 @@ class NewCell(Arguments):
 
 class InsertCellArguments(Arguments):
     notebookPath: NotebookPath = None
-    referenceCellId: Optional[str] = Field(None, description="Default: the active cell.")
+    referenceCellId: Optional[str] = Field(None, description="Default: the active cell, else the end.")
     position: Placement = "below"
     cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)})
     source: CellSource = ""
     cells: Optional[list[NewCell]] = Field(
         None,
-        description="Several new cells, in order (instead of cellType and source).",
+        description="Several new cells, in order (not with cellType, source).",
         min_length=1,
         max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
-    activate: bool = Field(True, description="Make the new cell active (markdown rendered).")
+    activate: bool = Field(True, description="Make it active (markdown rendered).")
 
 
 def _new_cells(args: InsertCellArguments) -> list[tuple[CellType, str]]:
@@ -113,14 +115,17 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
     def plan(notebook: NotebookPort) -> Plan[Union[CellResult, CellsResult]]:
         nonlocal reference_id
         records = notebook.cells()
-        index, anchor = 0, None
-        if records:
-            if reference_id is None:
-                active = notebook.active_index()
-                reference_id = records[len(records) - 1 if active is None else active].id
+        if reference_id is None:
+            active = active_cell(notebook, records)
+            reference_id = NOTEBOOK_END if active is None else records[active].id
+        if reference_id == NOTEBOOK_END or not records:  # an empty notebook takes the cells whatever the reference
+            index, anchor, where = len(records), NOTEBOOK_END, "at the end of the notebook"
+        elif args.referenceCellId is None and not any(r.id == reference_id and not r.hidden for r in records):
+            raise ToolError(ErrorCode.CELL_NOT_FOUND, "The active cell this insert was placed by is gone; nothing was inserted.")
+        else:
             reference = find_cell(records, reference_id, notebook.path)
             index = reference if args.position == "above" else reference + 1
-            anchor = records[reference].id
+            anchor, where = records[reference].id, f"{args.position} this one"
 
         def apply() -> Union[CellResult, CellsResult]:
             ids = notebook.insert_cells(index, new)
@@ -133,7 +138,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
         what = f"a new {new[0][0]} cell" if len(new) == 1 else f"{len(new)} new cells"
         return Plan(
             anchor,
-            f"The agent proposes {what} {args.position} this one:",
+            f"The agent proposes {what} {where}:",
             lambda: [("added", line) for _, source in new for line in source.split("\n")],
             apply,
         )
@@ -215,7 +220,7 @@ class DeleteCellResult(ProposalOutcome):
     notebook: NotRequired[NotebookField]
     deletedCellId: NotRequired[Annotated[str, Field(description="The id of the cell that was deleted.")]]
     activeCellId: NotRequired[Annotated[Optional[str], Field(description=(
-        "The active cell's id (null when none, or hidden)."))]]
+        "The active cell's id (null when none)."))]]
     status: NotRequired[Annotated[Outcome, Field(description=(
         "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
 
@@ -239,12 +244,11 @@ async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCell
         def apply() -> DeleteCellResult:
             notebook.delete_cell(index)
             remaining = notebook.cells()
-            active = notebook.active_index()
-            now_active = remaining[active] if active is not None and active < len(remaining) else None
+            active = active_cell(notebook, remaining)
             return {
                 "notebook": info_of(notebook, remaining),
                 "deletedCellId": args.cellId,
-                "activeCellId": now_active.id if now_active is not None and not now_active.hidden else None,
+                "activeCellId": None if active is None else remaining[active].id,
             }
 
         def preview() -> list[tuple[DiffKind, str]]:

@@ -27,6 +27,7 @@ from ..kit import (
     ProposalOutcome,
     ToolError,
     TracebackField,
+    active_cell,
     info_of,
     limits,
     list_bound,
@@ -210,7 +211,7 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
     def plan(notebook: NotebookPort) -> Plan[RunCellsResult]:
         records = notebook.cells()
         targets = select_targets(
-            records, notebook.active_index(), args.cellIds, args.startIndex, args.endIndex, notebook.path
+            records, active_cell(notebook, records), args.cellIds, args.startIndex, args.endIndex, notebook.path
         )
         positions = {record.id: (index, record) for index, record in enumerate(records)}
         preview: list[tuple[DiffKind, str]] = [
@@ -222,8 +223,8 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
 
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
-    wanted = {t.cell_id for t in select_targets(records, notebook.active_index(), args.cellIds, args.startIndex,
-                                                 args.endIndex, notebook.path)}
+    wanted = {t.cell_id for t in select_targets(records, active_cell(notebook, records), args.cellIds,
+                                                 args.startIndex, args.endIndex, notebook.path)}
     if any(needs_kernel(record) for record in records if record.id in wanted) and not await notebook.has_kernel():
         raise no_kernel(notebook.path)
     return await reviewed_write(ctx, args.notebookPath, "run", plan)
@@ -246,7 +247,7 @@ async def _run(
             cell_id = record.id if record is not None else target.reported_id
             results.append(_skipped(index, cell_id, "The owner made the notebook read-only; it was not run."))
             continue
-        ctx.wait_on(kind="kernel", cellId=target.cell_id, done=len(results), total=len(targets))
+        ctx.wait_on(notebook, kind="kernel", cellId=target.cell_id, done=len(results), total=len(targets))
         try:
             result = await _run_one(notebook, target, ctx)
         except KernelLost as lost:

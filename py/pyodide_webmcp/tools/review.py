@@ -37,6 +37,7 @@ from ..kit import (
     ThreadSummary,
     ToolError,
     TruncatedField,
+    active_cell,
     anchor_status,
     anchored_cell,
     cell_anchor,
@@ -149,8 +150,8 @@ async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCo
     threads = store.visible(records.hidden_ids)
     selected = [t for t in threads if args.status == "all" or t.status == args.status]
     if args.scope == "current-cell":
-        active = notebook.active_index()
-        if active is None or records[active].hidden:
+        active = active_cell(notebook, records)
+        if active is None:
             raise ToolError(
                 ErrorCode.NO_ACTIVE_NOTEBOOK, "There is no active cell to scope the comments to.", detail="NO_ACTIVE_CELL"
             )

@@ -88,7 +88,7 @@ async def run_code(args: RunCodeArguments, ctx: CallContext) -> RunCodeResult:
         raise no_kernel(notebook.path)
     entry = ctx.lab.snippet_log.add(iso_now(), notebook.path, args.code)
     collected = SnippetOutputs()
-    ctx.wait_on(kind="kernel", done=0, total=1)
+    ctx.wait_on(notebook, kind="kernel", done=0, total=1)
     status = await notebook.run_snippet(args.code, collected)
     summary = summarize_outputs(collected.outputs)
     if status in KERNEL_LOSSES:

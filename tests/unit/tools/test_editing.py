@@ -201,7 +201,7 @@ def test_in_propose_mode_a_write_waits_for_the_human_and_is_checked_again():
     assert [c.source for c in notebook.cells()] == ["10", "20"]
 
 
-def test_inserts_are_reviewed_only_when_the_human_chose_so_and_never_in_an_empty_notebook():
+def test_inserts_are_reviewed_only_when_the_human_chose_so_even_in_an_empty_notebook():
     notebook = notebook_of(("a", "1"))
     lab = MemoryLab(notebook)
     lab.proposals.enabled = True
@@ -214,7 +214,10 @@ def test_inserts_are_reviewed_only_when_the_human_chose_so_and_never_in_an_empty
     assert lab.proposals.shown[0][1] == "The agent proposes 2 new cells below this one:"
     empty = MemoryLab(MemoryNotebook("e.ipynb", []))
     empty.proposals.enabled, empty.proposals.reviewed_actions = True, {"insert"}
-    assert call(empty, "jupyter_insert_cell", {"source": "first"})["cell"]["source"] == "first"
+    empty.proposals.human = lambda *_: ("denied", "not now")
+    denied = call(empty, "jupyter_insert_cell", {"source": "first"})
+    assert denied["status"] == "denied" and denied["cellId"] == "" and empty.current.data == []
+    assert empty.proposals.shown[0][:2] == ("", "The agent proposes a new code cell at the end of the notebook:")
 
 
 def test_an_empty_list_of_cells_is_an_invalid_argument_that_the_schema_states():
