@@ -226,3 +226,56 @@ def test_provenance_attributes_agent_and_human_edits(lab):
     history = lab.call("jupyter_get_cell_access", {"notebookPath": PATH, "cellIds": ["hist"]})["cells"][0]["history"]
     assert [(h["actor"], h["action"]) for h in history][-2:] == [("agent", "edited"), ("human", "edited")]
     assert history[-2]["tool"] == "jupyter_update_cell"
+
+
+HUMAN_ON_HIDDEN = """async path => {
+    const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
+    window.jupyterapp.shell.activateById(panel.id);
+    const notebook = panel.content;
+    notebook.activeCellIndex = 1;
+    notebook.deselectAll();
+    notebook.extendContiguousSelectionTo(2);
+    await notebook.activeCell.ready;
+    notebook.activeCell.editor.setSelection({start: {line: 0, column: 0}, end: {line: 0, column: 12}});
+    return [notebook.activeCellIndex, notebook.widgets.filter(w => notebook.isSelectedOrActive(w)).length];
+}"""
+
+
+NO_FOCUS = {"activeCellId": None, "activeCellIndex": None, "activeCellType": None, "selectedCellIds": [],
+            "hiddenSelectedCellCount": 0, "hiddenActiveCell": False, "cursor": None, "textSelection": None}
+
+
+def test_the_human_s_cursor_on_a_hidden_cell_reads_as_no_active_cell_on_every_default(lab):
+    """Active cell (the third), selection (the second and third) and editor on hidden cells: every default reads
+    as with no active cell (which the lab never has in a notebook with cells: the in-memory lab's unit test
+    compares the two), and the same bytes whatever the hidden cells hold."""
+    answers = {}
+    for name in ("cursor-a", "cursor-b"):
+        path = f"access/{name}.ipynb"
+        hidden = [code_cell(token("SECRET"), f"{token('SECRET')} = 'under the cursor'") for _ in range(2)]
+        for cell in hidden:
+            cell["metadata"] = {METADATA_KEY: {"access": "none"}}
+        lab.save_file(path, notebook_json([code_cell("shown", "shown = 1"), *hidden]))
+        lab.call("jupyter_open_notebook", {"path": path})
+        assert lab.page.evaluate(HUMAN_ON_HIDDEN, path) == [2, 2]  # the lab itself has them active and selected
+        seen = {
+            "context": lab.call_raw("jupyter_get_context")["content"][0]["text"],
+            "run": lab.call_raw("jupyter_run_cells")["content"][0]["text"],
+            "comments": lab.call_raw("jupyter_list_comments", {"scope": "current-cell"})["content"][0]["text"],
+            "open": lab.call_raw("jupyter_open_notebook", {"path": path})["content"][0]["text"],
+        }
+        assert "SECRET" not in json.dumps(seen), seen
+        answers[name] = json.loads(json.dumps(seen).replace(name, "cursor-x"))
+        answers[name]["context"] = {**json.loads(answers[name]["context"]), "workspace": None}  # both are open
+        assert json.loads(seen["context"])["focus"] == json.loads(seen["open"])["focus"] == NO_FOCUS
+        assert json.loads(seen["run"])["message"] == "No selector was given and there is no active cell."
+        assert json.loads(seen["comments"])["message"] == "There is no active cell to scope the comments to."
+        for arguments in ({}, {"position": "above", "cellType": "raw"}, {"cells": [{"source": "a"}, {"source": "b"}]}):
+            lab.page.evaluate(HUMAN_ON_HIDDEN, path)
+            result = lab.call_raw("jupyter_insert_cell", arguments)
+            text = result["content"][0]["text"]
+            assert not result.get("isError") and "SECRET" not in text, (arguments, text)
+            cells = lab.live_cells(path)
+            new = payload(result).get("cell") or payload(result)["cells"][-1]
+            assert cells[-1]["id"] == new["id"] and cells[1]["id"] == hidden[0]["id"]  # at the end, hidden cells kept
+    assert answers["cursor-a"] == answers["cursor-b"]

@@ -92,6 +92,51 @@ def test_deleting_the_cell_auto_denies(lab):
     assert result["status"] == "denied" and "deleted" in result["reason"]
 
 
+def test_hiding_the_cell_auto_denies_as_deleting_it_does(lab):
+    cells = lab.live_cells(PATH)
+    target = cells[-1]["id"]
+    box = propose(lab, target, "x = 'hidden meanwhile'")
+    lab.page.evaluate(
+        """id => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.find(c => c.id === id)
+            .setMetadata('jupyterlite_webmcp', {access: 'none'})""",
+        target,
+    )
+    result = lab.finish_call()
+    assert result == {**result, "status": "denied", "cellId": target, "reason": "The cell was deleted before the human decided."}
+    box.wait_for(state="detached", timeout=5_000)
+    lab.page.evaluate(
+        """id => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.find(c => c.id === id)
+            .deleteMetadata('jupyterlite_webmcp')""",
+        target,
+    )
+
+
+def test_an_insert_with_no_visible_place_is_reviewed_at_the_notebook_end(lab):
+    lab.save_file("propose-hidden.ipynb", notebook_json([{**code_cell("SECRETONLY", "secret = 1"),
+                                                          "metadata": {"jupyterlite_webmcp": {"access": "none"}}}]))
+    lab.call("jupyter_open_notebook", {"path": "propose-hidden.ipynb"})
+    lab.page.locator(".jp-webmcp-review-insert").check()
+    try:
+        lab.start_call("jupyter_insert_cell", {"source": "at_the_end = 1"})
+        box = lab.page.locator(".jp-webmcp-proposal")
+        box.wait_for(timeout=10_000)
+        assert box.locator(".jp-webmcp-proposal-title").inner_text().endswith("at the end of the notebook:")
+        assert box_owner(lab) == "SECRETONLY"  # the human sees it under the last cell, hidden from the agent or not
+        box.locator(".jp-webmcp-proposal-deny").click()
+        denied = lab.finish_call()
+        assert denied == {**denied, "status": "denied", "cellId": ""}
+        lab.start_call("jupyter_insert_cell", {"source": "at_the_end = 1"})
+        box.wait_for(timeout=10_000)
+        box.locator(".jp-webmcp-proposal-accept").click()
+        accepted = lab.finish_call()
+        assert accepted["status"] == "accepted" and accepted["cell"]["index"] == 1
+        assert "SECRETONLY" not in str(accepted) and "SECRETONLY" not in str(denied)
+        assert [c["id"] for c in lab.live_cells("propose-hidden.ipynb")][0] == "SECRETONLY"
+    finally:
+        lab.page.locator(".jp-webmcp-review-insert").uncheck()
+        lab.call("jupyter_open_notebook", {"path": PATH})
+
+
 def test_size_access_and_hash_are_checked_before_anything_is_shown(lab):
     stale = lab.error("jupyter_update_cell", {"cellId": "c5", "source": "y", "expectedSourceHash": "0" * 16})
     assert stale["error"] == "STALE_CELL"

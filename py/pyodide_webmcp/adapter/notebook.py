@@ -4,7 +4,7 @@ import json
 from typing import Any, Callable, Optional
 
 from js import JSON, setTimeout
-from pyodide.ffi import create_once_callable, create_proxy, jsnull
+from pyodide.ffi import create_once_callable, jsnull
 
 from .. import limits
 from ..access import (
@@ -21,7 +21,6 @@ from ..errors import ErrorCode, ToolError
 from ..hashing import source_hash
 from ..kernels import kernel_status
 from ..port import (
-    NOTEBOOK_END,
     CellList,
     CellRecord,
     EditorState,
@@ -36,6 +35,7 @@ from ..text import one_line
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import waits_for_input, watch_execution
+from .proposal_places import keep_below_cell, watch_proposal
 from .services import NotebookServices
 from .snippet_requests import run_snippet
 
@@ -110,62 +110,10 @@ class NotebookHandle:
         model.setMetadata(METADATA_KEY, to_js_object(with_notebook_access(stored_metadata(model), access)))
 
     def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
-        """Show `node` under the cell (NOTEBOOK_END: under the last one, or in the empty notebook), and keep it
-        there when the cell moves or its widget is rebuilt.
-
-        The same node moves, so whatever the human typed into it stays. Returns a function that stops following.
-        """
-
-        following = [True]
-
-        def place(*_: Any) -> None:
-            if not following[0]:
-                return
-            widgets = list(self._notebook.widgets)
-            found = widgets[-1:] if cell_id == NOTEBOOK_END else [w for w in widgets if str(w.model.id) == cell_id]
-            parent = found[0].node if found else self._notebook.node if cell_id == NOTEBOOK_END else None
-            if parent is not None and node.parentElement != parent:
-                parent.appendChild(node)
-
-        def on_cells_changed(*_: Any) -> None:
-            place()
-            setTimeout(create_once_callable(place), 0)  # widgets created after this change settle
-
-        place()
-        cells = self._notebook.model.cells
-        proxy = create_proxy(on_cells_changed)
-        cells.changed.connect(proxy)
-
-        def stop() -> None:
-            following[0] = False
-            cells.changed.disconnect(proxy)
-            proxy.destroy()
-
-        return stop
+        return keep_below_cell(self._notebook, cell_id, node)
 
     def watch_proposal(self, cell_id: str, deny: Callable[[str], None]) -> Callable[[], None]:
-        """Deny with a reason if the cell is deleted or hidden (which reads the same), the notebook closed, or
-        renamed or moved."""
-        model, panel = self._notebook.model, self._panel
-
-        def on_change(*_: Any) -> None:
-            if cell_id != NOTEBOOK_END and not any(r.id == cell_id and not r.hidden for r in self.cells()):
-                deny("The cell was deleted before the human decided.")
-
-        watchers = [
-            (model.contentChanged, create_proxy(on_change)),
-            (panel.disposed, create_proxy(lambda *_: deny("The notebook was closed before the human decided."))),
-            (panel.context.pathChanged, create_proxy(lambda *_: deny("The notebook was renamed or moved."))),
-        ]
-        for signal, proxy in watchers:
-            signal.connect(proxy)
-
-        def stop() -> None:
-            for signal, proxy in watchers:
-                signal.disconnect(proxy)
-                proxy.destroy()
-
-        return stop
+        return watch_proposal(self._panel, cell_id, self._services.access_defaults, deny)
 
     def widgets(self) -> Any:
         return self._notebook.widgets
