@@ -20,6 +20,7 @@ the steps themselves live in the buildkit package, imported inside the venv.
 import argparse
 import hashlib
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -139,8 +140,9 @@ def stress(args) -> None:
     unknown = sorted(set(args.hostile_notebooks or ()) - set(NOTEBOOKS))
     if unknown:
         sys.exit(f"unknown hostile notebooks {unknown}; there are {NOTEBOOKS}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     options = Options(privacy_calls=args.privacy_calls, robustness_calls=args.robustness_calls, races=args.races,
-                      hostile_scale=args.hostile_scale, growth_calls=args.growth_calls, seed=args.seed,
+                      hostile_scale=args.hostile_scale, growth_calls=args.growth_calls, seed=seed,
                       sections=args.sections, hostile_notebooks=tuple(args.hostile_notebooks or NOTEBOOKS))
     sys.exit(run_stress(chromium, options, Path(args.output) if args.output else BUILD / "stress.json"))
 
@@ -184,7 +186,8 @@ def main() -> None:
     stress_parser.add_argument("--hostile-notebooks", nargs="+", default=None, metavar="NAME",
                                help="some hostile notebooks (text-100MB image-20MB ...; default: all)")
     stress_parser.add_argument("--growth-calls", type=int, default=10_000, help="calls between memory readings")
-    stress_parser.add_argument("--seed", type=int, default=18)
+    stress_parser.add_argument("--seed", type=int, default=None,
+                               help="replay a run (default: a fresh one, printed first)")
     stress_parser.add_argument("--sections", nargs="+", default=None, metavar="SECTION",
                                help="privacy robustness races hostile text faults growth (default: all)")
     stress_parser.add_argument("--no-build", action="store_true", help="use the existing build/site")

@@ -53,6 +53,7 @@ class Pools:
     queries: list[str] = field(default_factory=lambda: list(QUERIES))
     commands: list[str] = field(default_factory=list)
     cell_count: int = 10
+    ranges: list[tuple[int, int]] = field(default_factory=list)  # empty, inverted, past the end, only hidden cells
 
 
 class ArgumentMaker:
@@ -63,7 +64,11 @@ class ArgumentMaker:
 
     def arguments(self, tool_name: str) -> dict:
         schema = REGISTRY.get(tool_name).input_schema
-        return self._object(schema, schema, tool_name)
+        value = self._object(schema, schema, tool_name)
+        if {"startIndex", "endIndex"} <= set(schema.get("properties", {})) and self.pools.ranges:
+            if self.rng.random() < 0.4 and "cellIds" not in value:
+                value["startIndex"], value["endIndex"] = self.rng.choice(self.pools.ranges)
+        return value
 
     # The schema walk
 

@@ -256,8 +256,7 @@ class StressPage:
 SECRET = re.compile(r"SECRET[0-9A-F]{10}")
 
 
-def secret() -> str:
-    """A planted secret: a token no tool output contains unless it came from where it was planted."""
-    import uuid
-
-    return "SECRET" + uuid.uuid4().hex[:10].upper()
+def secret(rng) -> str:
+    """A planted secret, drawn from the run's seeded `rng` (a replayed seed plants the same): a token no tool output
+    contains unless it came from where it was planted."""
+    return f"SECRET{rng.getrandbits(40):010X}"

@@ -31,6 +31,8 @@ class PrivacyFigures:
     differences: int = 0
     per_tool: Counter = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)
+    proposals_hidden: int = 0  # edits waiting in Propose mode on a cell the owner then hid
+    proposals_not_withdrawn: int = 0  # ... that did not come back denied as for a deleted cell
 
     def note(self, text: str) -> None:
         if len(self.examples) < 8:
@@ -47,6 +49,7 @@ def run_calls(stress: StressPage, rng: random.Random, total: int, *, fuzz: float
     made = 0
     while made < total:
         current = workspace.shuffle()
+        _check_withdrawn(current, figures)
         current.pools.pending_ids += pending_ids[-20:]
         maker = ArgumentMaker(rng, current.pools, fuzz)
         in_round = 0
@@ -66,7 +69,7 @@ def run_calls(stress: StressPage, rng: random.Random, total: int, *, fuzz: float
                 in_round += 1
             outcomes = stress.batch(calls, figures.tally)
             for index, outcome in enumerate(outcomes):
-                _check_secrets(outcome, figures)
+                _check_secrets(outcome, figures, current)
                 if outcome.pending:
                     pending_ids.append(outcome.payload["pendingId"])
                 if index in twins:
@@ -106,9 +109,25 @@ def _twin(name: str, arguments: dict, named: list[str], rng: random.Random) -> t
     return substitute(arguments, pairs), pairs
 
 
-def _check_secrets(outcome: Outcome, figures: PrivacyFigures) -> None:
-    echoed = set(SECRET.findall(json.dumps(outcome.arguments)))
+WITHDRAWN = "The cell was deleted before the human decided."
+
+
+def _check_withdrawn(current: Round, figures: PrivacyFigures) -> None:
+    """An edit waiting on a cell the owner hid is denied exactly as if the cell were deleted."""
+    if current.proposal is None:
+        return
+    figures.proposals_hidden += 1
+    payload = json.loads(json.loads(current.proposal["text"])["content"][0]["text"]) if "text" in current.proposal else None
+    if not (isinstance(payload, dict) and payload.get("status") == "denied" and payload.get("reason") == WITHDRAWN):
+        figures.proposals_not_withdrawn += 1
+        figures.note(f"an edit waiting on a cell hidden meanwhile was not withdrawn: {str(current.proposal)[:300]}")
+
+
+def _check_secrets(outcome: Outcome, figures: PrivacyFigures, current: Round) -> None:
+    arguments = json.dumps(outcome.arguments)
+    echoed = set(SECRET.findall(arguments))
     leaked = set(SECRET.findall(outcome.text)) - echoed
+    leaked |= {cell_id for cell_id in current.hidden_later if cell_id in outcome.text and cell_id not in arguments}
     if leaked:
         figures.leaks += 1
         figures.note(f"leak {sorted(leaked)[:3]} in {outcome.name} {json.dumps(outcome.arguments)[:200]}: "
