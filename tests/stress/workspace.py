@@ -18,9 +18,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pyodide_webmcp.access import METADATA_KEY
-from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.review_threads import REVIEW_KEY
+from pyodide_webmcp.base.hashing import source_hash
+from pyodide_webmcp.notebook.access import METADATA_KEY
+from pyodide_webmcp.review.threads import REVIEW_KEY
 
 from .arguments import Pools
 from .harness import KERNELSPEC, START, StressPage, secret
@@ -213,7 +213,7 @@ class PrivacyWorkspace:
         try:
             stress.page.evaluate(START, ["jupyter_update_cell", {"notebookPath": path, "cellId": cell_id,
                                          "source": "proposed = 1", "expectedSourceHash": source_hash(source)}, "proposal"])
-            stress.page.wait_for_selector(".jp-webmcp-proposal", timeout=10_000)
+            stress.page.wait_for_selector(".jp-webmcp-proposal", state="attached", timeout=10_000)
             stress.page.evaluate(HIDE_CELL, [path, cell_id])
             outcome = stress.page.evaluate("() => window.__started.proposal")
         finally:
