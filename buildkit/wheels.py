@@ -44,8 +44,8 @@ def bridge_catalog() -> tuple[dict, dict]:
     descriptors the page lists from it (see py/pyodide_webmcp/early.py)."""
     sys.path.insert(0, str(BRIDGE_SOURCE))
     try:
-        from pyodide_webmcp.catalog import catalog_of, early_copy, to_data
-        from pyodide_webmcp.registry import REGISTRY
+        from pyodide_webmcp.calls.catalog import catalog_of, early_copy, to_data
+        from pyodide_webmcp.calls.tool import REGISTRY
 
         catalog = catalog_of(REGISTRY)
         return to_data(catalog), early_copy(catalog)

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.errors import COMMON_ERRORS, GUIDE
-from pyodide_webmcp.registry import REGISTRY, Tool
-from pyodide_webmcp.schema import output_schema
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import COMMON_ERRORS, GUIDE
+from pyodide_webmcp.calls.schema import output_schema
+from pyodide_webmcp.calls.tool import REGISTRY, Tool
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -8,15 +8,15 @@ its start is held in a small memory snapshot.
 import sys
 from typing import Any
 
-from .registry import REGISTRY
+from .calls.tool import REGISTRY
 
 __version__ = "0.1.0"
 
 STARTUP_MODULES = (
     "pydantic",
-    "pyodide_webmcp.catalog",
-    "pyodide_webmcp.schema",
-    "pyodide_webmcp.envelope",
+    "pyodide_webmcp.calls.catalog",
+    "pyodide_webmcp.calls.schema",
+    "pyodide_webmcp.calls.envelope",
     "pyodide_webmcp.kit",
 )
 """What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what
@@ -36,7 +36,7 @@ def reseed() -> None:
 async def start(host: Any) -> int:
     """Register every tool with the page's WebMCP model context (called by the JS host)."""
     from .adapter import serve
-    from .catalog import load_catalog
+    from .calls.catalog import load_catalog
 
     catalog = load_catalog(REGISTRY)
     REGISTRY.modules = catalog.modules()

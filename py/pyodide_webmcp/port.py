@@ -10,12 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Literal, Optional, Protocol, Sequence
 
-from .access import Access
-from .dialog_views import Dialog
-from .hashing import revision, source_hash
-from .kernels import KernelLoss
-from .owner_settings import AccessDefaults
-from .shapes import (
+from .base.hashing import revision, source_hash
+from .base.shapes import (
     Action,
     Actor,
     CellType,
@@ -26,7 +22,11 @@ from .shapes import (
     ReviewedAction,
     SelectedOutput,
 )
-from .snippet_outputs import SnippetLog, SnippetOutputs
+from .calls.dialog_views import Dialog
+from .lab.kernels import KernelLoss
+from .lab.snippet_outputs import SnippetLog, SnippetOutputs
+from .notebook.access import Access
+from .owner.site_settings import AccessDefaults
 
 Reply = Literal["ok", "error"]
 """The kernel's answer to an execution: ok, or anything else."""

@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from jsonschema import Draft202012Validator
 from jupyterlite_pyodide_webmcp.site_server import site_server
-from pyodide_webmcp.errors import COMMON_ERRORS, ErrorCode
-from pyodide_webmcp.registry import REGISTRY
+from pyodide_webmcp.base.errors import COMMON_ERRORS, ErrorCode
+from pyodide_webmcp.calls.tool import REGISTRY
 
 from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS

@@ -6,8 +6,8 @@ import uuid
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pyodide_webmcp.access import METADATA_KEY
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.hashing import source_hash
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 from tests.waiting import wait_until

@@ -1,7 +1,7 @@
 """The read-hash-write protocol: an agent never overwrites what the human typed."""
 
 import pytest
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.hashing import source_hash
 
 from tests.browser.conftest import code_cell, notebook_json
 

@@ -1,7 +1,7 @@
 """Export of a nasty notebook, and the human's selection inside an output."""
 
 import pytest
-from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 from tests.waiting import wait_until

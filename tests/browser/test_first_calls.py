@@ -23,7 +23,7 @@ from tests.waiting import KERNEL_IDLE
 def test_the_snapshot_holds_no_tool_module():
     manifest = json.loads((SITE_BRIDGE_ASSETS / "manifest.json").read_text())
     held = manifest["snapshot"]["bridgeModules"]
-    assert "pyodide_webmcp.adapter" in held and "pyodide_webmcp.registry" in held
+    assert "pyodide_webmcp.adapter" in held and "pyodide_webmcp.calls.tool" in held
     assert [module for module in held if module.startswith("pyodide_webmcp.tools.")] == []
     steps = manifest["snapshot"]["heapSteps"]
     assert [step["step"] for step in steps][:2] == ["interpreter started", "wheels installed"]

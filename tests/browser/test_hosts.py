@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 from jupyterlite_pyodide_webmcp.browser import LINUX_PLACES
-from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.limits import CALL_BUDGET_MS
-from pyodide_webmcp.registry import REGISTRY
+from pyodide_webmcp.base.hashing import source_hash
+from pyodide_webmcp.base.limits import CALL_BUDGET_MS
+from pyodide_webmcp.calls.tool import REGISTRY
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.mcp import DOCS_BUILD_PY, SERVER_NAME, host_config

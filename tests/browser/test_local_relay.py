@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from jupyterlite_pyodide_webmcp.site_server import site_server
-from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import ROOT, SITE

@@ -4,8 +4,8 @@ import json
 import time
 
 import pytest
-from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.limits import CALL_BUDGET_MS
+from pyodide_webmcp.base.hashing import source_hash
+from pyodide_webmcp.base.limits import CALL_BUDGET_MS
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 from tests.hostclients import wait_until_a_change_on_disk_would_show

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.hashing import source_hash
 
 from buildkit.paths import DIST, ROOT
 from tests.browser.conftest import DEFAULT_TOOLS, RequestRecorder, chromium_path

@@ -1,7 +1,7 @@
 """Propose mode: agent edits wait for the human's Accept or Deny."""
 
 import pytest
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.hashing import source_hash
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 from tests.waiting import wait_until

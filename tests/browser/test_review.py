@@ -1,7 +1,7 @@
 """Review threads shared by the human (Comments tab) and the agent (tools)."""
 
 import pytest
-from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 from tests.browser.conftest import code_cell, notebook_json
 

@@ -1,8 +1,8 @@
 """Open, read, create and save through the tools, checked against JupyterLab's live model."""
 
 import pytest
-from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.limits import MAX_TOTAL_RESULT_BYTES
+from pyodide_webmcp.base.hashing import source_hash
+from pyodide_webmcp.base.limits import MAX_TOTAL_RESULT_BYTES
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 

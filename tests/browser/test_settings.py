@@ -6,7 +6,7 @@ import threading
 
 import pytest
 from jupyterlite_pyodide_webmcp.site_server import site_server
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.hashing import source_hash
 
 from buildkit.paths import SITE
 from tests.browser.conftest import (

@@ -5,8 +5,8 @@ import json
 import struct
 
 import pytest
-from pyodide_webmcp.access import METADATA_KEY
-from pyodide_webmcp.limits import MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX
+from pyodide_webmcp.base.limits import MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 from tests.waiting import wait_until

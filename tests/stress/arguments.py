@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyodide_webmcp.registry import REGISTRY
+from pyodide_webmcp.calls.tool import REGISTRY
 
 from .harness import SECRET
 

@@ -9,7 +9,7 @@ are counted in a heap snapshot after the warm-up and at the end.
 
 import random
 
-from pyodide_webmcp.limits import CALL_BUDGET_MS
+from pyodide_webmcp.base.limits import CALL_BUDGET_MS
 
 from tests.measure import heap_snapshot, live_pyproxies, memory_after_gc
 from tests.waiting import wait_until

@@ -13,9 +13,9 @@ from typing import Any, Optional
 from urllib.parse import urlparse
 
 from jsonschema import Draft202012Validator
-from pyodide_webmcp.errors import COMMON_ERRORS
-from pyodide_webmcp.limits import MAX_IMAGE_BYTES, MAX_TOTAL_RESULT_BYTES
-from pyodide_webmcp.registry import REGISTRY
+from pyodide_webmcp.base.errors import COMMON_ERRORS
+from pyodide_webmcp.base.limits import MAX_IMAGE_BYTES, MAX_TOTAL_RESULT_BYTES
+from pyodide_webmcp.calls.tool import REGISTRY
 
 READY = ".jp-webmcp-status[data-state=ready]"
 BOOT_TIMEOUT_MS = 180_000

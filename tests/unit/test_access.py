@@ -1,7 +1,8 @@
 """access.py: who may read or change a cell or a notebook, as its metadata and the owner's defaults say."""
 
 import pytest
-from pyodide_webmcp.access import (
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.notebook.access import (
     METADATA_KEY,
     cell_access,
     guard_cell,
@@ -11,8 +12,7 @@ from pyodide_webmcp.access import (
     with_cell_access,
     with_notebook_access,
 )
-from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.owner_settings import Settings
+from pyodide_webmcp.owner.site_settings import Settings
 
 
 @pytest.mark.parametrize(

@@ -3,15 +3,15 @@
 import asyncio
 
 import pytest
-from pyodide_webmcp import limits
-from pyodide_webmcp.call_budget import (
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.calls.budget import (
     CallTable,
     current_call,
     dialog_scope,
     pending_result,
     wait_for,
 )
-from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.kit.testing import dialog
 
 from tests.unit.aio import run

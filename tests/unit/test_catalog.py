@@ -6,8 +6,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from pyodide_webmcp.catalog import catalog_of, early_copy, load_catalog, to_data
-from pyodide_webmcp.registry import REGISTRY, Registry
+from pyodide_webmcp.calls.catalog import catalog_of, early_copy, load_catalog, to_data
+from pyodide_webmcp.calls.tool import REGISTRY, Registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +49,8 @@ def test_a_lookup_imports_only_the_module_of_the_tool_asked_for():
     its tool's module only."""
     script = """
 import importlib, json, sys
-from pyodide_webmcp.catalog import to_data, catalog_of
-from pyodide_webmcp.registry import REGISTRY
+from pyodide_webmcp.calls.catalog import to_data, catalog_of
+from pyodide_webmcp.calls.tool import REGISTRY
 import pyodide_webmcp
 assert not [m for m in sys.modules if m.startswith("pyodide_webmcp.tools")], "the package imported tools"
 for name in pyodide_webmcp.STARTUP_MODULES:  # as the snapshot maker imports them

@@ -1,14 +1,14 @@
 """dialog_views.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
 
 import pytest
-from pyodide_webmcp import limits
-from pyodide_webmcp.dialog_views import (
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.calls.dialog_views import (
     Dialog,
     choose_button,
     choose_dialog,
     dialog_view,
 )
-from pyodide_webmcp.errors import ErrorCode, ToolError
 from pyodide_webmcp.kit.testing import dialog
 
 

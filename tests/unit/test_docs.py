@@ -26,8 +26,8 @@ def test_the_reference_is_a_page_a_person_reads():
 
 @pytest.mark.parametrize("name", sorted(examples()))
 def test_each_example_is_a_valid_call_and_result(name):
-    from pyodide_webmcp.registry import REGISTRY
-    from pyodide_webmcp.schema import parse_arguments
+    from pyodide_webmcp.calls.schema import parse_arguments
+    from pyodide_webmcp.calls.tool import REGISTRY
 
     tool, example = REGISTRY.get(name), examples()[name]
     parse_arguments(tool.arguments, example["call"])
@@ -35,14 +35,14 @@ def test_each_example_is_a_valid_call_and_result(name):
 
 
 def test_every_tool_has_an_example():
-    from pyodide_webmcp.registry import REGISTRY
+    from pyodide_webmcp.calls.tool import REGISTRY
 
     assert set(examples()) == {tool.name for tool in REGISTRY}
 
 
 def test_reference_covers_every_tool_and_code():
-    from pyodide_webmcp.errors import ErrorCode
-    from pyodide_webmcp.registry import REGISTRY
+    from pyodide_webmcp.base.errors import ErrorCode
+    from pyodide_webmcp.calls.tool import REGISTRY
 
     text = render_reference()
     for tool in REGISTRY:

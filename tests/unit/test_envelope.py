@@ -2,8 +2,8 @@
 
 import json
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.envelope import failure, success, wire
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.calls.envelope import failure, success, wire
 
 
 def size(text: str) -> int:

@@ -1,11 +1,9 @@
 """errors.py: every error result carries its code, its details, a hint and whether to retry."""
 
 import pytest
-from pyodide_webmcp import limits
-from pyodide_webmcp.errors import GUIDE, ErrorCode, ToolError, error_payload
-from pyodide_webmcp.text import (
-    utf8_len,
-)
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import GUIDE, ErrorCode, ToolError, error_payload
+from pyodide_webmcp.base.text import utf8_len
 
 
 def test_tool_error_payload_carries_details():

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from pyodide_webmcp.hashing import (
+from pyodide_webmcp.base.hashing import (
     FNV_FINGERPRINT_CHARS,
     js_json,
     output_fingerprint,

@@ -5,7 +5,8 @@ tests/browser/test_access.py; the stress run explores the same states at random.
 import itertools
 import json
 
-from pyodide_webmcp.call_budget import CallTable
+from pyodide_webmcp.calls.budget import CallTable
+from pyodide_webmcp.calls.tool import REGISTRY, CallContext
 from pyodide_webmcp.kit import testing
 from pyodide_webmcp.kit.testing import (
     MemoryLab,
@@ -15,7 +16,6 @@ from pyodide_webmcp.kit.testing import (
     cell,
 )
 from pyodide_webmcp.port import EditorState
-from pyodide_webmcp.registry import REGISTRY, CallContext
 
 from tests.unit.aio import run
 
@@ -105,7 +105,7 @@ def test_an_insert_placed_by_the_active_cell_fails_without_its_id_when_that_cell
 
 def test_delete_does_not_name_a_hidden_cell_that_becomes_active():
     lab = lab_with(1, [1])
-    from pyodide_webmcp.hashing import source_hash
+    from pyodide_webmcp.base.hashing import source_hash
 
     deleted = call(lab, "jupyter_delete_cell", {"cellId": "visible-a", "expectedSourceHash": source_hash("a = 1")})
     assert deleted["deletedCellId"] == "visible-a" and deleted["activeCellId"] is None

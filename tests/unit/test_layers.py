@@ -1,8 +1,9 @@
-"""The package's layers: pure modules below, the kit and the port above them, tools and the adapter on top.
-
-A tool module imports from the package only the kit, the port and the tools' own private helpers; no file
-name repeats across layers; no import runs in a circle (imports under TYPE_CHECKING and inside functions
-included: they are imports all the same).
+"""The package's layers, as its folders show them: the basics (base/) below the feature packages (calls/,
+notebook/, lab/, review/, owner/) and the declared boundaries (port, host); the kit (the site owner's
+contract), the tools and the adapter on top. No import runs back up or in a circle (imports under
+TYPE_CHECKING and inside functions included: they are imports all the same), tool modules never import each
+other, the adapter reaches the kit only through its public face, only the adapter touches JavaScript, and no
+file name repeats.
 """
 
 import ast
@@ -13,7 +14,6 @@ from typing import Optional
 from pyodide_webmcp import port
 
 PACKAGE = Path(port.__file__).parent
-TOOLS_MAY_IMPORT = {"pyodide_webmcp.kit", "pyodide_webmcp.port"}
 
 
 def module_name(path: Path) -> str:
@@ -53,45 +53,84 @@ def owner(module: str) -> Optional[str]:
 
 
 def test_the_import_reader_sees_relative_absolute_and_nested_imports():
-    tools_init = imported_modules(PACKAGE / "tools" / "editing.py")
-    assert {module for _, module in tools_init} <= {*TOOLS_MAY_IMPORT, "pyodide_webmcp.tools.editing"}
+    editing = {module for _, module in imported_modules(PACKAGE / "tools" / "editing.py")}
+    assert "pyodide_webmcp.notebook.guarded_write" in editing or "pyodide_webmcp.kit" in editing
     lab = {module for _, module in imported_modules(PACKAGE / "adapter" / "lab.py")}
     assert "pyodide_webmcp.adapter.output_selection" in lab  # under TYPE_CHECKING
-    assert "pyodide_webmcp.limits" in lab  # `from .. import limits`
+    assert "pyodide_webmcp.base.limits" in lab  # `from ..base import limits`
     assert "pyodide_webmcp.adapter" in {module for _, module in imported_modules(PACKAGE / "__init__.py")}  # in start()
 
 
-def test_tool_modules_import_only_the_kit_and_the_port():
-    """Every module of tools/, the private helpers too: the kit and the port, or the tools' own modules."""
-    outside = [
-        f"tools/{path.name}:{line}: {module}"
-        for path in sorted((PACKAGE / "tools").glob("*.py"))
-        for line, module in imported_modules(path)
-        if owner(module) not in TOOLS_MAY_IMPORT and not module.startswith("pyodide_webmcp.tools.")
-    ]
-    assert outside == []
+FEATURES = ("base", "calls", "notebook", "lab", "review", "owner")
+"""The feature packages, each one concept of the bridge, below the kit, the tools and the adapter."""
+BOUNDARIES = ("port", "host")
+"""The declared boundaries: what the tools may ask of the lab, and what the page hands Python."""
 
 
-def test_the_kit_and_the_port_import_nothing_above_them():
-    above = ("pyodide_webmcp.tools", "pyodide_webmcp.adapter", "pyodide_webmcp.catalog")
+def layer(module: str) -> str:
+    """A module's layer: its package under pyodide_webmcp (base, calls, ..., kit, tools, adapter), a boundary
+    module's own name, or "root" for the package's __init__ (start)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "root"
+
+
+MAY_IMPORT = {
+    "base": {"base"},
+    **{name: {*FEATURES, *BOUNDARIES} for name in (*FEATURES[1:], *BOUNDARIES)},
+    "kit": {*FEATURES, *BOUNDARIES, "kit"},
+    "tools": {*FEATURES, *BOUNDARIES, "kit"},
+    "adapter": {*FEATURES, *BOUNDARIES, "kit", "adapter"},
+    "root": {*FEATURES, "adapter"},
+}
+"""The layers each layer may import: none runs back up; only the adapter touches the page (and `js`)."""
+
+
+def edges():
     for name, path in MODULES.items():
-        if name == "pyodide_webmcp.port" or name.startswith("pyodide_webmcp.kit"):
-            upward = [module for _, module in imported_modules(path) if module.startswith(above)]
-            assert upward == [], f"{name} imports {upward}"
+        for line, module in imported_modules(path):
+            target = owner(module)
+            if target is not None and target != name:
+                yield name, line, target
 
 
-def test_the_modules_below_the_kit_import_no_layer_above_them():
-    """The pure modules, the port, the registry: they never import the kit, the tools or the adapter (only the
-    package's `start()` does, to serve)."""
-    above = ("pyodide_webmcp.kit", "pyodide_webmcp.tools", "pyodide_webmcp.adapter")
-    upward = [
-        f"{name}: {module}"
-        for name, path in MODULES.items()
-        if name != "pyodide_webmcp" and not name.startswith(above)
-        for _, module in imported_modules(path)
-        if module.startswith(above)
-    ]
-    assert upward == []
+def test_the_package_root_holds_a_handful_of_modules():
+    root = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert root == ["__init__.py", "host.py", "port.py"]
+    assert {path.name for path in PACKAGE.iterdir() if path.is_dir() and path.name != "__pycache__"} == {
+        *FEATURES, "kit", "tools", "adapter"}
+
+
+def test_every_import_follows_the_layers():
+    wrong = [f"{name}:{line} imports {target}" for name, line, target in edges()
+             if layer(target) not in MAY_IMPORT[layer(name)]]
+    assert wrong == []
+
+
+def test_tool_modules_never_import_each_other_or_the_page():
+    """Shared helpers of the tools live in a feature package; `js` and the adapter are the page's."""
+    wrong = [f"{name}:{line} imports {target}" for name, line, target in edges()
+             if layer(name) == "tools" and name != "pyodide_webmcp.tools" and layer(target) == "tools"]
+    wrong += [f"tools/{path.name}: imports {module}" for path in (PACKAGE / "tools").glob("*.py")
+              for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom))
+              for module in ([node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names])
+              if module and module.split(".")[0] in ("js", "pyodide", "pyodide_js")]
+    assert wrong == []
+
+
+def test_the_adapter_uses_the_kit_only_through_its_public_face():
+    wrong = [f"{name}:{line} imports {target}" for name, line, target in edges()
+             if layer(name) == "adapter" and target.startswith("pyodide_webmcp.kit.")]
+    assert wrong == []
+
+
+def test_only_the_adapter_touches_javascript():
+    touching = sorted(
+        name for name, path in MODULES.items() if layer(name) != "adapter"
+        for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom))
+        for module in ([node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names])
+        if module and module.split(".")[0] in ("js", "pyodide", "pyodide_js", "micropip")
+    )
+    assert touching == []
 
 
 def test_no_file_name_repeats_across_layers():

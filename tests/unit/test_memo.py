@@ -3,8 +3,8 @@
 import copy
 
 import pytest
-from pyodide_webmcp import hashing
-from pyodide_webmcp.memo import JsonMemo, flat
+from pyodide_webmcp.base import hashing
+from pyodide_webmcp.base.memo import JsonMemo, flat
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 

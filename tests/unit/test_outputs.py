@@ -2,15 +2,15 @@
 
 import base64
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.outputs import (
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.text import utf8_len
+from pyodide_webmcp.notebook.outputs import (
     html_to_text,
     is_text_like,
     media_size,
     serialize_output,
     serialize_outputs,
 )
-from pyodide_webmcp.text import utf8_len
 
 
 def test_stream_output_is_ansi_free_and_bounded():

@@ -1,8 +1,8 @@
 """owner_settings.py: the owner's settings, read whatever they hold."""
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.owner_settings import Settings
-from pyodide_webmcp.registry import REGISTRY
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.calls.tool import REGISTRY
+from pyodide_webmcp.owner.site_settings import Settings
 
 
 def test_settings_never_fail_to_read():

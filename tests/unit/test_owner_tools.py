@@ -7,13 +7,13 @@ from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
-from pyodide_webmcp.owner_tools import (
+from pyodide_webmcp.calls.tool import REGISTRY
+from pyodide_webmcp.owner.site_tools import (
     ENTRY_POINT_GROUP,
     load_tools,
     status_note,
     wheel_url,
 )
-from pyodide_webmcp.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://example.org/course/"

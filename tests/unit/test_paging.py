@@ -1,6 +1,6 @@
 """kit/paging.py: listings that say where to continue."""
 
-from pyodide_webmcp.kit.paging import fit_listing, offset_page, range_page
+from pyodide_webmcp.calls.paging import fit_listing, offset_page, range_page
 
 
 def test_listings_say_where_to_continue():

@@ -1,8 +1,13 @@
 """paths.py: workspace paths, relative and never escaping the workspace."""
 
 import pytest
-from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.paths import base_name, is_notebook_path, join_path, normalize_path
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.base.paths import (
+    base_name,
+    is_notebook_path,
+    join_path,
+    normalize_path,
+)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from pyodide_webmcp import port
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.hashing import source_hash
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 PACKAGE = Path(port.__file__).parent
@@ -17,7 +17,7 @@ IMPLEMENTATIONS = {
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
     "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),
     "CommandsPort": ("adapter/command_registry.py", "LabCommands"),
-    "NotebookReader": ("filenotebook.py", "FileNotebook"),
+    "NotebookReader": ("notebook/file_notebook.py", "FileNotebook"),
 }
 
 

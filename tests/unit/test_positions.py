@@ -1,6 +1,10 @@
 """positions.py: character indexes and the editor's UTF-16 columns."""
 
-from pyodide_webmcp.positions import editor_coordinates, index_to_utf16, utf16_to_index
+from pyodide_webmcp.base.positions import (
+    editor_coordinates,
+    index_to_utf16,
+    utf16_to_index,
+)
 
 
 def test_utf16_columns_become_character_indexes():

@@ -1,10 +1,10 @@
 """kit/propose_mode.py: what the human is shown of a proposed change, and a denial as the agent gets it."""
 
-from pyodide_webmcp import limits
+from pyodide_webmcp.base import limits
 
 
 def test_proposal_diff_and_denial_shape():
-    from pyodide_webmcp.kit.propose_mode import denied, diff_lines
+    from pyodide_webmcp.notebook.propose import denied, diff_lines
 
     assert diff_lines("a\nb\nc", "a\nB\nc") == [("same", "a"), ("removed", "b"), ("added", "B"), ("same", "c")]
     result = denied("p-1", "cell", "  ")

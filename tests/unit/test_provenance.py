@@ -1,10 +1,13 @@
 """provenance.py: each cell's history of who edited or ran it."""
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.access import (
-    METADATA_KEY,
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.notebook.access import METADATA_KEY
+from pyodide_webmcp.notebook.provenance import (
+    add_history,
+    history_of,
+    human_changes,
+    last_edit,
 )
-from pyodide_webmcp.provenance import add_history, history_of, human_changes, last_edit
 
 
 def test_history_coalesces_and_is_bounded():

@@ -6,13 +6,13 @@ import re
 import pyodide_webmcp
 import pytest
 from jsonschema import Draft202012Validator
-from pyodide_webmcp.kit.testing import call, call_result
-from pyodide_webmcp.registry import (
+from pyodide_webmcp.calls.tool import (
     HINT_DEFAULTS,
     PROPOSE_MODE,
     REGISTRY,
     NeverAborted,
 )
+from pyodide_webmcp.kit.testing import call, call_result
 
 EXPECTED_TOOLS = {
     "jupyter_get_context",
@@ -128,7 +128,7 @@ def test_every_tool_says_what_it_returns(tool):
 def test_no_term_a_model_cannot_know_from_this_tool_alone(tool):
     """No word of the bridge's own; a sibling by its full name; an error code said to be one; every field
     name one of this tool's arguments or result fields, or a result field of a tool it names."""
-    from pyodide_webmcp.errors import ErrorCode
+    from pyodide_webmcp.base.errors import ErrorCode
 
     short_names = {other.name.removeprefix("jupyter_") for other in REGISTRY}
     named = [other for other in REGISTRY if any(other.name in text for text in texts(tool))]
@@ -280,7 +280,7 @@ def test_invalid_cell_type_has_its_own_code():
 
 
 def test_writes_over_the_size_limit_are_refused_with_their_byte_count():
-    from pyodide_webmcp.limits import MAX_CELL_SOURCE_WRITE_BYTES
+    from pyodide_webmcp.base.limits import MAX_CELL_SOURCE_WRITE_BYTES
 
     source = "é" * (MAX_CELL_SOURCE_WRITE_BYTES // 2 + 1)
     for name, arguments in (

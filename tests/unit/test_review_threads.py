@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pyodide_webmcp import limits
-from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.hashing import output_fingerprint
-from pyodide_webmcp.review_threads import (
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.base.hashing import output_fingerprint
+from pyodide_webmcp.review.threads import (
     AGENT_AUTHOR,
     HUMAN_AUTHOR,
     LiveCell,

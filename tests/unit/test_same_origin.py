@@ -2,9 +2,9 @@
 run: image beacons in agent-written markdown cells fired as soon as the cells rendered)."""
 
 import pytest
-from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.kit.same_origin import remote_reference
+from pyodide_webmcp.base.hashing import source_hash
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
+from pyodide_webmcp.notebook.same_origin import remote_reference
 
 BEACONS = [
     "![beacon](http://198.51.100.7/b.png)",

@@ -1,8 +1,8 @@
 """snippet_outputs.py: the outputs of code an agent runs, bounded, and the log the human sees."""
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.snippet_outputs import SnippetLog, SnippetOutputs
-from pyodide_webmcp.text import utf8_len
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.text import utf8_len
+from pyodide_webmcp.lab.snippet_outputs import SnippetLog, SnippetOutputs
 
 
 def test_snippet_outputs_stay_bounded_whatever_the_kernel_sends():

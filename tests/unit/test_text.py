@@ -1,6 +1,6 @@
 """text.py: text cut to its bounds without splitting a character, ANSI codes removed."""
 
-from pyodide_webmcp.text import (
+from pyodide_webmcp.base.text import (
     TRUNCATION_MARK,
     clamp_chars,
     clamp_utf8,

@@ -1,13 +1,11 @@
 """kit/views.py: cells, notebooks and the human's focus as agents see them: bounded, hidden cells left out."""
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.access import (
-    METADATA_KEY,
-)
-from pyodide_webmcp.hashing import source_hash
-from pyodide_webmcp.kit.views import cell_snapshot, focus_context, notebook_info
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.hashing import source_hash
+from pyodide_webmcp.base.text import utf8_len
+from pyodide_webmcp.notebook.access import METADATA_KEY
+from pyodide_webmcp.notebook.views import cell_snapshot, focus_context, notebook_info
 from pyodide_webmcp.port import CellRecord, EditorState
-from pyodide_webmcp.text import utf8_len
 
 
 def test_cell_snapshot_bounds_source_and_marks_its_hash_partial():
@@ -64,7 +62,7 @@ def test_selected_text_is_bounded():
 
 
 def test_a_cell_list_derives_revision_and_hidden_ids_like_a_plain_list():
-    from pyodide_webmcp.hashing import revision
+    from pyodide_webmcp.base.hashing import revision
     from pyodide_webmcp.port import CellList
 
     records = [CellRecord("a", "code", "x = 1"), CellRecord("h", "code", "secret", "none"),

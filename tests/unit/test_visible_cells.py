@@ -1,8 +1,9 @@
 """kit/visible_cells.py: the cells a kit tool may see, and its guarded write of a cell's source."""
 
-from pyodide_webmcp.kit import ErrorCode, ToolError, read_cells, replace_cell_source
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.calls.tool import CallContext
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, cell
-from pyodide_webmcp.registry import CallContext
+from pyodide_webmcp.kit.visible_cells import read_cells, replace_cell_source
 
 from tests.unit.aio import run
 

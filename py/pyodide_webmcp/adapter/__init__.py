@@ -9,14 +9,14 @@ from typing import Any, Callable
 from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
-from ..call_budget import CallTable
-from ..catalog import Catalog, Entry
-from ..envelope import failure, wire
-from ..errors import ErrorCode, ToolError, error_payload
+from ..base.errors import ErrorCode, ToolError, error_payload
+from ..base.text import to_json
+from ..calls.budget import CallTable
+from ..calls.catalog import Catalog, Entry
+from ..calls.envelope import failure, wire
+from ..calls.tool import CallContext, NeverAborted, Registry
 from ..host import BootPath, Host
-from ..owner_settings import Settings
-from ..registry import CallContext, NeverAborted, Registry
-from ..text import to_json
+from ..owner.site_settings import Settings
 from .ffi import js_value, to_python
 from .lab import Lab
 from .output_selection import OutputSelectionTracker

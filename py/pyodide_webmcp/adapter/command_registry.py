@@ -2,9 +2,9 @@
 
 from typing import Any, Optional
 
-from ..errors import ErrorCode, ToolError
+from ..base.errors import ErrorCode, ToolError
+from ..base.text import one_line
 from ..port import CommandInfo
-from ..text import one_line
 from .dialogs import DialogWatcher
 from .ffi import js_value, to_js_object, to_python
 

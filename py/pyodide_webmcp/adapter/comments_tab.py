@@ -9,11 +9,11 @@ from typing import Any, Callable, Optional
 
 from pyodide.ffi import create_proxy
 
-from ..errors import ToolError
-from ..kit.notebooks import anchored_cell, review_store
-from ..positions import editor_position, editor_range, offset_of
-from ..provenance import iso_now
-from ..review_threads import (
+from ..base.errors import ToolError
+from ..base.positions import editor_position, editor_range, offset_of
+from ..notebook.provenance import iso_now
+from ..notebook.resolve import anchored_cell, review_store
+from ..review.threads import (
     DETACHED_STATES,
     HUMAN_AUTHOR,
     THREAD_STATUSES,

@@ -12,11 +12,11 @@ from typing import Any, Optional
 
 from pyodide.ffi import create_proxy
 
-from .. import limits
-from ..call_budget import CallTable, dialog_scope
-from ..dialog_views import Dialog
-from ..errors import ErrorCode, ToolError
-from ..text import one_line
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.text import one_line
+from ..calls.budget import CallTable, dialog_scope
+from ..calls.dialog_views import Dialog
 from .ffi import js_value
 
 PRESS_WAIT_MS = 1_000

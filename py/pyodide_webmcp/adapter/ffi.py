@@ -7,7 +7,7 @@ from typing import Any
 from js import JSON, Object
 from pyodide.ffi import JsProxy, jsnull, to_js
 
-from ..access import METADATA_KEY
+from ..notebook.access import METADATA_KEY
 
 
 async def settled(promise: Any, wait_ms: int) -> bool:

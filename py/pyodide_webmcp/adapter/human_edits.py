@@ -5,9 +5,9 @@ from typing import Any
 from js import clearTimeout, setTimeout
 from pyodide.ffi import create_once_callable, create_proxy
 
-from .. import limits
-from ..call_budget import CallTable
-from ..provenance import human_changes
+from ..base import limits
+from ..calls.budget import CallTable
+from ..notebook.provenance import human_changes
 from .notebook import NotebookHandle
 from .services import NotebookServices
 

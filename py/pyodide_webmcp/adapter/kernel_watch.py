@@ -10,9 +10,9 @@ from typing import Any, Awaitable, Literal, TypeVar, Union
 
 from pyodide.ffi import create_proxy
 
-from .. import limits
-from ..call_budget import current_call
-from ..kernels import STARTING, UP, KernelLoss, kernel_loss, kernel_status
+from ..base import limits
+from ..calls.budget import current_call
+from ..lab.kernels import STARTING, UP, KernelLoss, kernel_loss, kernel_status
 from .ffi import js_value
 
 POLL_SECONDS = 0.25

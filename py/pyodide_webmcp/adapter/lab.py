@@ -2,19 +2,19 @@
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from .. import limits
-from ..access import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import SelectedOutput
+from ..calls.budget import CallTable
+from ..lab.snippet_outputs import SnippetLog
+from ..notebook.access import (
     METADATA_KEY,
     Access,
     notebook_access,
     with_cell_access,
     with_notebook_access,
 )
-from ..call_budget import CallTable
-from ..errors import ErrorCode, ToolError
-from ..owner_settings import AccessDefaults
-from ..shapes import SelectedOutput
-from ..snippet_outputs import SnippetLog
+from ..owner.site_settings import AccessDefaults
 from .command_registry import LabCommands
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines

@@ -2,7 +2,7 @@
 
 from typing import Any, Callable
 
-from ..snippet_outputs import SnippetEntry, SnippetLog
+from ..lab.snippet_outputs import SnippetEntry, SnippetLog
 from .dom import Listeners, element, tab_body
 
 

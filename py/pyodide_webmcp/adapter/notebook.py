@@ -6,8 +6,15 @@ from typing import Any, Callable, Optional
 from js import JSON, setTimeout
 from pyodide.ffi import create_once_callable, jsnull
 
-from .. import limits
-from ..access import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.hashing import source_hash
+from ..base.shapes import Action, Actor, CellType, KernelInfo
+from ..base.text import one_line
+from ..calls.budget import current_call
+from ..lab.kernels import kernel_status
+from ..lab.snippet_outputs import SnippetOutputs
+from ..notebook.access import (
     ACCESS_LEVELS,
     METADATA_KEY,
     Access,
@@ -16,22 +23,9 @@ from ..access import (
     with_cell_access,
     with_notebook_access,
 )
-from ..call_budget import current_call
-from ..errors import ErrorCode, ToolError
-from ..hashing import source_hash
-from ..kernels import kernel_status
-from ..port import (
-    CellList,
-    CellRecord,
-    EditorState,
-    ExecutionOutcome,
-    RunOutcome,
-)
-from ..provenance import add_history, iso_now
-from ..review_threads import REVIEW_KEY, ReviewStore
-from ..shapes import Action, Actor, CellType, KernelInfo
-from ..snippet_outputs import SnippetOutputs
-from ..text import one_line
+from ..notebook.provenance import add_history, iso_now
+from ..port import CellList, CellRecord, EditorState, ExecutionOutcome, RunOutcome
+from ..review.threads import REVIEW_KEY, ReviewStore
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
 from .kernel_watch import waits_for_input, watch_execution

@@ -5,11 +5,11 @@ from typing import Any, Callable, Optional
 from js import clearTimeout, document, setTimeout, window
 from pyodide.ffi import create_proxy
 
-from .. import limits
-from ..provenance import iso_now
-from ..review_threads import output_fingerprint
-from ..shapes import SelectedOutput
-from ..text import clamp_utf8
+from ..base import limits
+from ..base.shapes import SelectedOutput
+from ..base.text import clamp_utf8
+from ..notebook.provenance import iso_now
+from ..review.threads import output_fingerprint
 from .ffi import js_value
 from .notebook import NotebookHandle
 

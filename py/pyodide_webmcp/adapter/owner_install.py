@@ -4,11 +4,11 @@ import asyncio
 import importlib
 from typing import Any, Awaitable, Callable
 
-from ..catalog import Entry
+from ..calls.catalog import Entry
+from ..calls.tool import Registry
 from ..host import Host
-from ..owner_settings import Settings
-from ..owner_tools import load_tools, problem, status_note, wheel_url
-from ..registry import Registry
+from ..owner.site_settings import Settings
+from ..owner.site_tools import load_tools, problem, status_note, wheel_url
 from .registrations import Registrations
 from .settings import SettingsWatcher
 

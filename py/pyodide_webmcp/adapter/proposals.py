@@ -5,11 +5,11 @@ from typing import Literal, Optional, Union
 
 from pyodide.ffi import create_proxy
 
-from ..call_budget import current_call
-from ..errors import ErrorCode, ToolError
-from ..kit.propose_mode import new_proposal_id
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import DiffKind, OptInReview, Outcome, ReviewedAction
+from ..calls.budget import current_call
+from ..notebook.propose import new_proposal_id
 from ..port import NOTEBOOK_END, AbortState, NotebookPort
-from ..shapes import DiffKind, OptInReview, Outcome, ReviewedAction
 from .dom import element
 
 DIFF_MARKERS: dict[DiffKind, str] = {"same": "  ", "removed": "- ", "added": "+ "}

@@ -9,8 +9,8 @@ from typing import Any, Callable
 
 from js import AbortController, Object
 
-from ..catalog import Catalog, Entry
-from ..owner_settings import Settings
+from ..calls.catalog import Catalog, Entry
+from ..owner.site_settings import Settings
 from .ffi import to_js_object
 
 

@@ -4,7 +4,7 @@ from typing import Any, Callable
 
 from pyodide.ffi import create_proxy
 
-from ..owner_settings import Settings
+from ..owner.site_settings import Settings
 from .ffi import js_value, to_js_object, to_python
 
 

@@ -4,8 +4,8 @@ from typing import Any
 
 from pyodide.ffi import create_proxy
 
+from ..lab.snippet_outputs import OUTPUT_MESSAGES, SnippetOutputs
 from ..port import ExecutionOutcome, Reply
-from ..snippet_outputs import OUTPUT_MESSAGES, SnippetOutputs
 from .ffi import js_value, to_js_object, to_python
 from .kernel_watch import RunCancelled, watch_execution
 

@@ -25,10 +25,9 @@ from typing import (
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict, Unpack
 
-from . import limits
-from .dialog_views import Dialog, DialogView, dialog_view
-from .errors import ErrorCode, ToolError
-from .fields import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     CellIdField,
     DialogIdField,
     MessageField,
@@ -37,10 +36,11 @@ from .fields import (
     SinceField,
     ToolField,
 )
-from .text import one_line
+from ..base.text import one_line
+from .dialog_views import Dialog, DialogView, dialog_view
 
 if TYPE_CHECKING:
-    from .port import NotebookPort
+    from ..port import NotebookPort
 
 DIALOG_GRACE_SECONDS = 0.5
 _current: contextvars.ContextVar[Optional["Call"]] = contextvars.ContextVar("webmcp_call", default=None)

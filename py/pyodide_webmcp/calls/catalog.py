@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .early import descriptors_digest, early_tools
-from .registry import Registry
+from .tool import Registry
 
 CATALOG_FILE = Path(__file__).with_name("catalog.json")
 

@@ -12,11 +12,11 @@ from typing import Annotated, Any, Optional, Union
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from . import limits
-from .errors import ErrorCode, ToolError
-from .fields import BodyField, IdField
-from .shapes import Actor
-from .text import clamp_chars, clamp_utf8, one_line
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import BodyField, IdField
+from ..base.shapes import Actor
+from ..base.text import clamp_chars, clamp_utf8, one_line
 
 
 @dataclass

@@ -10,11 +10,11 @@ shape has one home (the envelope).
 
 from typing import Any, Iterable
 
-from . import limits
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError, error_payload
+from ..base.hashing import sha256_hex
+from ..base.text import to_json
 from .envelope import failure, wire
-from .errors import ErrorCode, ToolError, error_payload
-from .hashing import sha256_hex
-from .text import to_json
 
 STARTING_MESSAGE = "The bridge's Python is still starting; this call was not run."
 UNAVAILABLE_MESSAGE = "The bridge could not start on this page; this call was not run."

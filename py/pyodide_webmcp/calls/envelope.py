@@ -13,9 +13,9 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Generic, Iterator, TypeVar
 
-from . import limits
-from .text import json_size as _size
-from .text import to_json, utf8_len
+from ..base import limits
+from ..base.text import json_size as _size
+from ..base.text import to_json, utf8_len
 
 Shape = TypeVar("Shape")
 

@@ -9,8 +9,8 @@ from typing import Annotated, Optional, Sequence, TypeVar
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from .. import limits
-from ..text import json_size
+from ..base import limits
+from ..base.text import json_size
 
 Item = TypeVar("Item")
 

@@ -7,9 +7,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 from typing_extensions import NotRequired, TypedDict
 
-from .errors import ErrorCode, ToolError
-from .fields import MessageField
-from .text import utf8_len
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import MessageField
+from ..base.text import utf8_len
 
 
 class ErrorResult(TypedDict):

@@ -21,8 +21,11 @@ from typing import (
 
 from typing_extensions import Unpack
 
-from . import limits
-from .call_budget import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError, error_payload
+from ..notebook.provenance import iso_now
+from ..port import AbortState, LabPort, NotebookPort
+from .budget import (
     Answered,
     Call,
     CallTable,
@@ -33,9 +36,6 @@ from .call_budget import (
     wait_for,
 )
 from .envelope import Delivered, WithImages, failure, success, with_images
-from .errors import ErrorCode, ToolError, error_payload
-from .port import AbortState, LabPort, NotebookPort
-from .provenance import iso_now
 from .schema import (
     Arguments,
     CutResult,

@@ -29,20 +29,9 @@ What else the built-in tools are written with, each held once: in the kit's own 
   kernels and snippets, pending calls and dialogs.
 """
 
-from .. import limits
-from ..access import (
-    Intent,
-    VisibleAccess,
-    cell_not_found,
-    guard_cell,
-    notebook_access,
-    notebook_not_found,
-)
-from ..call_budget import Answered, CallSummary, unknown_call, wait_for
-from ..dialog_views import DialogView, choose_button, choose_dialog, dialog_view
-from ..envelope import Delivered, WithImages, failure, success
-from ..errors import ErrorCode, ToolError
-from ..fields import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     CellCountField,
     CellIdField,
     ColumnField,
@@ -62,42 +51,9 @@ from ..fields import (
     TracebackField,
     TruncatedField,
 )
-from ..kernels import KERNEL_LOSSES, KernelLoss, match_kernel
-from ..outputs import joined, serialize_output, serialize_outputs
-from ..paths import NOTEBOOK_SUFFIX, is_notebook_path, join_path, normalize_path
-from ..port import NOTEBOOK_END
-from ..positions import editor_coordinates, editor_range, strict_offset
-from ..provenance import HistoryEntry, history_of, iso_now
-from ..registry import CallContext, tool
-from ..review_threads import (
-    AGENT_AUTHOR,
-    AnchorKind,
-    AnchorStatus,
-    ChangedThread,
-    ReviewStore,
-    StoredThread,
-    Thread,
-    ThreadStatus,
-    ThreadSummary,
-    anchor_status,
-    cell_anchor,
-    output_anchor,
-    output_fingerprint,
-    public_thread,
-    range_anchor,
-    thread_counts,
-    thread_summary,
-)
-from ..schema import (
-    Arguments,
-    NoArguments,
-    PositionArgument,
-    SelectionArgument,
-    list_bound,
-    require_max_bytes,
-    text_bound,
-)
-from ..shapes import (
+from ..base.paths import NOTEBOOK_SUFFIX, is_notebook_path, join_path, normalize_path
+from ..base.positions import editor_coordinates, editor_range, strict_offset
+from ..base.shapes import (
     CELL_TYPES,
     CellRef,
     CellSnapshot,
@@ -117,8 +73,7 @@ from ..shapes import (
     ReviewCounts,
     is_cell_type,
 )
-from ..snippet_outputs import SnippetOutputs, SnippetStatus
-from ..text import (
+from ..base.text import (
     clamp_chars,
     clamp_utf8,
     json_object,
@@ -127,7 +82,31 @@ from ..text import (
     strip_ansi,
     utf8_len,
 )
-from .arguments import (
+from ..calls.budget import Answered, CallSummary, unknown_call, wait_for
+from ..calls.dialog_views import DialogView, choose_button, choose_dialog, dialog_view
+from ..calls.envelope import Delivered, WithImages, failure, success
+from ..calls.paging import OffsetPage, RangePage, fit_listing, offset_page, range_page
+from ..calls.schema import (
+    Arguments,
+    NoArguments,
+    PositionArgument,
+    SelectionArgument,
+    list_bound,
+    require_max_bytes,
+    text_bound,
+)
+from ..calls.tool import CallContext, tool
+from ..lab.kernels import KERNEL_LOSSES, KernelLoss, match_kernel, no_kernel
+from ..lab.snippet_outputs import SnippetOutputs, SnippetStatus
+from ..notebook.access import (
+    Intent,
+    VisibleAccess,
+    cell_not_found,
+    guard_cell,
+    notebook_access,
+    notebook_not_found,
+)
+from ..notebook.arguments import (
     CellId,
     CellSource,
     ExpectedSourceHash,
@@ -136,8 +115,12 @@ from .arguments import (
     OverwriteUnread,
     ThreadId,
 )
-from .guarded_write import Plan, check_source, reviewed_write
-from .notebooks import (
+from ..notebook.guarded_write import Plan, check_source, reviewed_write
+from ..notebook.outputs import joined, serialize_output, serialize_outputs
+from ..notebook.propose import diff_lines
+from ..notebook.provenance import HistoryEntry, history_of, iso_now
+from ..notebook.resolve import (
+    CHANGE_ERRORS,
     READ_ERRORS,
     WRITE_ERRORS,
     active_cell,
@@ -152,10 +135,8 @@ from .notebooks import (
     review_counts,
     review_store,
 )
-from .paging import OffsetPage, RangePage, fit_listing, offset_page, range_page
-from .propose_mode import diff_lines
-from .same_origin import require_same_origin
-from .source_edits import (
+from ..notebook.same_origin import require_same_origin
+from ..notebook.source_edits import (
     STALE_SOURCE,
     CellResult,
     CellsResult,
@@ -164,7 +145,27 @@ from .source_edits import (
     written,
     written_refs,
 )
-from .views import cell_ref, cell_snapshot
+from ..notebook.views import cell_ref, cell_snapshot
+from ..port import NOTEBOOK_END
+from ..review.threads import (
+    AGENT_AUTHOR,
+    AnchorKind,
+    AnchorStatus,
+    ChangedThread,
+    ReviewStore,
+    StoredThread,
+    Thread,
+    ThreadStatus,
+    ThreadSummary,
+    anchor_status,
+    cell_anchor,
+    output_anchor,
+    output_fingerprint,
+    public_thread,
+    range_anchor,
+    thread_counts,
+    thread_summary,
+)
 from .visible_cells import Cell, read_cells, replace_cell_source
 
 __all__ = [
@@ -174,6 +175,7 @@ __all__ = [
     "Answered",
     "Arguments",
     "CELL_TYPES",
+    "CHANGE_ERRORS",
     "CallContext",
     "CallSummary",
     "Cell",
@@ -285,6 +287,7 @@ __all__ = [
     "live_cell",
     "match_kernel",
     "no_active_notebook",
+    "no_kernel",
     "normalize_path",
     "notebook_access",
     "notebook_not_found",

@@ -14,14 +14,14 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
-from pyodide_webmcp.access import Access, cell_access, notebook_access
-from pyodide_webmcp.dialog_views import Dialog
-from pyodide_webmcp.owner_settings import AccessDefaults
+from pyodide_webmcp.base.shapes import Action, Actor, KernelInfo, KernelStatus
+from pyodide_webmcp.calls.dialog_views import Dialog
+from pyodide_webmcp.calls.tool import REGISTRY, CallContext
+from pyodide_webmcp.lab.snippet_outputs import SnippetLog, SnippetOutputs
+from pyodide_webmcp.notebook.access import Access, cell_access, notebook_access
+from pyodide_webmcp.notebook.provenance import add_history
+from pyodide_webmcp.owner.site_settings import AccessDefaults
 from pyodide_webmcp.port import CellList, CellRecord, CommandInfo, EditorState
-from pyodide_webmcp.provenance import add_history
-from pyodide_webmcp.registry import REGISTRY, CallContext
-from pyodide_webmcp.shapes import Action, Actor, KernelInfo, KernelStatus
-from pyodide_webmcp.snippet_outputs import SnippetLog, SnippetOutputs
 
 _ids = itertools.count()
 

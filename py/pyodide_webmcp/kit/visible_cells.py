@@ -3,12 +3,12 @@
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .. import limits
-from ..access import Access
-from ..registry import CallContext
-from ..schema import require_max_bytes
-from .notebooks import read_notebook
-from .source_edits import SourceEdit, write_sources, written
+from ..base import limits
+from ..calls.schema import require_max_bytes
+from ..calls.tool import CallContext
+from ..notebook.access import Access
+from ..notebook.resolve import read_notebook
+from ..notebook.source_edits import SourceEdit, write_sources, written
 
 
 @dataclass(frozen=True)

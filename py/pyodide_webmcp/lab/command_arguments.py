@@ -7,7 +7,8 @@ call: known names, required ones, and the JSON types and enums of each.
 
 from typing import Any, Optional
 
-from ..kit import ErrorCode, ToolError, json_object
+from ..base.errors import ErrorCode, ToolError
+from ..base.text import json_object
 
 _TYPES = {
     "string": str,

@@ -3,7 +3,8 @@ reports means for the tools. Pure."""
 
 from typing import Literal, Optional, get_args
 
-from .shapes import KernelStatus
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import KernelStatus
 
 KernelLoss = Literal["died", "restarted"]
 """The kernel went away under an execution: it died, or it restarted (its state is gone)."""
@@ -51,3 +52,8 @@ def match_kernel(requested: Optional[str], specs: list[tuple[str, str]]) -> Opti
         if language.lower() == wanted:
             return name
     return None
+
+
+def no_kernel(path: str) -> ToolError:
+    """A notebook that needs a kernel to run and has none attached."""
+    return ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{path} has no kernel attached.", path=path)

@@ -8,8 +8,8 @@ MAX_OUTPUTS_PER_CELL outputs, and the rest counted.
 
 from typing import Any, Callable, Literal, get_args
 
-from . import limits
-from .text import clamp_utf8, utf8_len
+from ..base import limits
+from ..base.text import clamp_utf8, utf8_len
 
 OutputMessage = Literal["stream", "execute_result", "display_data", "error", "clear_output"]
 """The kernel's messages that make or clear a snippet's outputs (SnippetOutputs.add ignores others)."""

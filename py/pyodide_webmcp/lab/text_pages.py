@@ -3,7 +3,8 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ..kit import clamp_utf8, limits, utf8_len
+from ..base import limits
+from ..base.text import clamp_utf8, utf8_len
 
 
 def is_binary(text: str) -> bool:

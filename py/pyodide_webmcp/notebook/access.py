@@ -12,7 +12,7 @@ from typing import Any, Literal, get_args
 
 from typing_extensions import TypeIs
 
-from .errors import ErrorCode, ToolError
+from ..base.errors import ErrorCode, ToolError
 
 METADATA_KEY = "jupyterlite_webmcp"
 CELL_FIELD = "access"

@@ -5,8 +5,8 @@ from typing import Optional
 from pydantic import Field
 from typing_extensions import Annotated
 
-from .. import limits
-from ..schema import text_bound
+from ..base import limits
+from ..calls.schema import text_bound
 
 NotebookPath = Annotated[Optional[str], Field(description="Default: the current notebook.")]
 CellId = str

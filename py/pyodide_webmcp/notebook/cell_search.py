@@ -20,20 +20,18 @@ else:
 
 from typing_extensions import NotRequired, TypedDict
 
-from ..kit import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     CellIdField,
     ColumnField,
-    ErrorCode,
     LineField,
     OutputIndexField,
     PositionIndexField,
-    ToolError,
-    clamp_chars,
-    limits,
-    serialize_output,
-    strip_ansi,
 )
+from ..base.text import clamp_chars, strip_ansi
 from ..port import CellRecord
+from .outputs import serialize_output
 
 _REPEATS = {sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT}
 _NESTING = {sre_parse.SUBPATTERN, sre_parse.BRANCH, sre_parse.ASSERT, sre_parse.ASSERT_NOT}

@@ -8,12 +8,12 @@ them, so output fingerprints agree whether a notebook is open or not.
 
 from typing import Any, Optional
 
+from ..base.text import json_object
+from ..owner.site_settings import AccessDefaults
+from ..port import CellList, CellRecord, EditorState
+from ..review.threads import REVIEW_KEY
 from .access import Access, cell_access, notebook_access
 from .outputs import joined
-from .owner_settings import AccessDefaults
-from .port import CellList, CellRecord, EditorState
-from .review_threads import REVIEW_KEY
-from .text import json_object
 
 
 def _live_output(output: Any) -> Any:

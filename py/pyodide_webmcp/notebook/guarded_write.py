@@ -10,15 +10,15 @@ import inspect
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Generic, Mapping, Optional, TypeVar, Union, cast
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
-from ..hashing import parse_read_hash, read_hash
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.hashing import parse_read_hash, read_hash
+from ..base.shapes import DiffKind, ReviewedAction
+from ..base.text import clamp_chars, utf8_len
+from ..calls.tool import CallContext
 from ..port import CellRecord, NotebookPort
-from ..registry import CallContext
-from ..shapes import DiffKind, ReviewedAction
-from ..text import clamp_chars, utf8_len
-from .notebooks import resolve_notebook
-from .propose_mode import Denial, ask_human, denied
+from .propose import Denial, ask_human, denied
+from .resolve import resolve_notebook
 
 Result = TypeVar("Result", bound=Mapping[str, object])
 """A written result's shape: a TypedDict holding the fields of a review too (`shapes.ProposalOutcome`)."""

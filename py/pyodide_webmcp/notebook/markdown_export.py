@@ -3,8 +3,10 @@
 import re
 from typing import Any, Sequence
 
-from ..kit import json_size, limits, serialize_output
+from ..base import limits
+from ..base.text import json_size
 from ..port import CellRecord
+from .outputs import serialize_output
 
 _BACKTICK_RUNS = re.compile(r"`+")
 

@@ -5,9 +5,9 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-from . import limits
-from .shapes import MediaEntry, OutputSnapshot, TextDataEntry
-from .text import TRUNCATION_MARK, clamp_utf8, one_line, strip_ansi, utf8_len
+from ..base import limits
+from ..base.shapes import MediaEntry, OutputSnapshot, TextDataEntry
+from ..base.text import TRUNCATION_MARK, clamp_utf8, one_line, strip_ansi, utf8_len
 
 _TEXT_LIKE_EXACT = {"application/json", "application/javascript", "application/x-latex"}
 _SKIPPED_HTML_TAGS = {"script", "style"}

@@ -6,12 +6,12 @@ from typing import Literal, Optional
 
 from typing_extensions import TypedDict
 
-from .. import limits
-from ..errors import ErrorCode, ToolError
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import DiffKind, Outcome
+from ..base.text import clamp_utf8
+from ..calls.tool import CallContext
 from ..port import NotebookPort
-from ..registry import CallContext
-from ..shapes import DiffKind, Outcome
-from ..text import clamp_utf8
 
 
 def diff_lines(before: str, after: str) -> list[tuple[DiffKind, str]]:

@@ -6,10 +6,10 @@ from typing import Annotated, Any, Iterable, Optional, get_args
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from . import limits
+from ..base import limits
+from ..base.fields import ToolField
+from ..base.shapes import Action, Actor
 from .access import METADATA_KEY
-from .fields import ToolField
-from .shapes import Action, Actor
 
 ACTORS, ACTIONS = get_args(Actor), get_args(Action)
 

@@ -2,7 +2,12 @@
 
 from typing import Any, Optional, Sequence
 
-from ..access import (
+from ..base.errors import ErrorCode, ToolError
+from ..base.paths import is_notebook_path, normalize_path
+from ..base.shapes import FocusContext, NotebookInfo, ReviewCounts
+from ..port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
+from ..review.threads import LiveCell, ReviewStore, StoredAnchor, thread_counts
+from .access import (
     Intent,
     cell_not_found,
     guard_cell,
@@ -11,12 +16,7 @@ from ..access import (
     notebook_access,
     notebook_not_found,
 )
-from ..errors import ErrorCode, ToolError
-from ..filenotebook import FileNotebook
-from ..paths import is_notebook_path, normalize_path
-from ..port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
-from ..review_threads import LiveCell, ReviewStore, StoredAnchor, thread_counts
-from ..shapes import FocusContext, NotebookInfo, ReviewCounts
+from .file_notebook import FileNotebook
 from .views import focus_context, notebook_info
 
 READ_ERRORS = (
@@ -28,6 +28,9 @@ READ_ERRORS = (
 """What resolving a notebook can answer (the last only in the Notebook app's pages)."""
 WRITE_ERRORS = (*READ_ERRORS, ErrorCode.NOTEBOOK_ACCESS_DENIED)
 """... and resolving it to change it."""
+CHANGE_ERRORS = (*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL,
+                 ErrorCode.PROPOSAL_ALREADY_PENDING)
+"""... and changing a cell of it through the guarded write."""
 
 
 def no_active_notebook() -> ToolError:

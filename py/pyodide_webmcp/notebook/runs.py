@@ -5,17 +5,12 @@ from typing import Any, Optional, Sequence
 
 from typing_extensions import TypedDict
 
-from ..kit import (
-    ErrorCode,
-    ToolError,
-    cell_not_found,
-    clamp_chars,
-    guard_cell,
-    limits,
-    one_line,
-    serialize_output,
-)
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.text import clamp_chars, one_line
 from ..port import CellRecord
+from .access import cell_not_found, guard_cell
+from .outputs import serialize_output
 
 
 @dataclass(frozen=True)

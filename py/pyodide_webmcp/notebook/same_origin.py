@@ -8,7 +8,7 @@ import html
 import re
 from typing import Optional
 
-from ..errors import ErrorCode, ToolError
+from ..base.errors import ErrorCode, ToolError
 
 # Schemes that load nothing from elsewhere: inline data, the page's own blobs, the notebook's attachments.
 LOCAL_SCHEMES = ("data:", "blob:", "attachment:")

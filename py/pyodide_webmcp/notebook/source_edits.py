@@ -11,10 +11,8 @@ from typing import Annotated, Callable, Optional, Sequence, TypeVar
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from ..errors import ErrorCode, ToolError
-from ..port import NotebookPort
-from ..registry import CallContext
-from ..shapes import (
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import (
     CellRef,
     CellSnapshot,
     CellType,
@@ -23,9 +21,11 @@ from ..shapes import (
     Outcome,
     ProposalOutcome,
 )
+from ..calls.tool import CallContext
+from ..port import NotebookPort
 from .guarded_write import Plan, check_source, reviewed_write
-from .notebooks import find_cell, info_of
-from .propose_mode import diff_lines
+from .propose import diff_lines
+from .resolve import find_cell, info_of
 from .same_origin import require_same_origin
 from .views import cell_ref, cell_snapshot
 

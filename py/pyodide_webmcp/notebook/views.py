@@ -2,15 +2,11 @@
 
 from typing import Any, Optional, Sequence
 
-from .. import limits
-from ..access import METADATA_KEY
-from ..hashing import read_hash
-from ..outputs import joined, serialize_outputs
-from ..paths import base_name
-from ..port import CellRecord, EditorState, cell_list
-from ..positions import editor_position, offset_of
-from ..provenance import add_last_edit
-from ..shapes import (
+from ..base import limits
+from ..base.hashing import read_hash
+from ..base.paths import base_name
+from ..base.positions import editor_position, offset_of
+from ..base.shapes import (
     CellRef,
     CellSnapshot,
     FocusContext,
@@ -18,7 +14,11 @@ from ..shapes import (
     Position,
     TextSelection,
 )
-from ..text import clamp_utf8, to_json
+from ..base.text import clamp_utf8, to_json
+from ..port import CellRecord, EditorState, cell_list
+from .access import METADATA_KEY
+from .outputs import joined, serialize_outputs
+from .provenance import add_last_edit
 
 
 def notebook_info(path: str, dirty: bool, cells: Sequence[CellRecord]) -> NotebookInfo:

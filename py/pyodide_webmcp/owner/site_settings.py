@@ -8,9 +8,9 @@ Reading never fails: a value that is missing or invalid takes its default.
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from . import limits
-from .access import Access, is_access
-from .shapes import OPT_IN_REVIEWS, OptInReview
+from ..base import limits
+from ..base.shapes import OPT_IN_REVIEWS, OptInReview
+from ..notebook.access import Access, is_access
 
 
 @dataclass(frozen=True)

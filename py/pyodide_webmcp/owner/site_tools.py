@@ -12,8 +12,8 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
-from .registry import Registry, Tool
-from .text import clamp_chars
+from ..base.text import clamp_chars
+from ..calls.tool import Registry, Tool
 
 ENTRY_POINT_GROUP = "pyodide_webmcp.tools"
 BUILT_IN_PREFIX = "jupyter_"

@@ -16,9 +16,9 @@ from typing import Annotated, Any, Literal, Optional, Sequence, get_args
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from . import hashing, limits
-from .errors import ErrorCode, ToolError
-from .fields import (
+from ..base import hashing, limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     BodyField,
     CellIdField,
     CellIndexField,
@@ -31,12 +31,12 @@ from .fields import (
     ThreadIdField,
     UpdatedAtField,
 )
-from .hashing import sha256_hex, stable_hash, utf16_units
-from .memo import JsonMemo
-from .outputs import is_text_like, media_size
-from .positions import from_utf16, position_of, strict_offset, to_utf16
-from .shapes import Actor, Position, ReviewCounts
-from .text import clamp_chars, clamp_utf8, json_object, json_size
+from ..base.hashing import sha256_hex, stable_hash, utf16_units
+from ..base.memo import JsonMemo
+from ..base.positions import from_utf16, position_of, strict_offset, to_utf16
+from ..base.shapes import Actor, Position, ReviewCounts
+from ..base.text import clamp_chars, clamp_utf8, json_object, json_size
+from ..notebook.outputs import is_text_like, media_size
 
 # Every read of a thread re-checks its output anchor: a long output is hashed once, then only compared.
 output_fingerprint = JsonMemo(hashing.output_fingerprint)

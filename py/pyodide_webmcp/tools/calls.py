@@ -5,21 +5,13 @@ from typing import Annotated, Any, Optional, Union
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..kit import (
-    Answered,
-    Arguments,
-    CallContext,
-    Delivered,
-    ErrorCode,
-    choose_button,
-    choose_dialog,
-    failure,
-    limits,
-    success,
-    tool,
-    unknown_call,
-    wait_for,
-)
+from ..base import limits
+from ..base.errors import ErrorCode
+from ..calls.budget import Answered, unknown_call, wait_for
+from ..calls.dialog_views import choose_button, choose_dialog
+from ..calls.envelope import Delivered, failure, success
+from ..calls.schema import Arguments
+from ..calls.tool import CallContext, tool
 
 BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
 

@@ -8,36 +8,19 @@ from typing import Annotated, Optional
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from ..kit import (
-    STALE_SOURCE,
-    WRITE_ERRORS,
-    Arguments,
-    CallContext,
-    CellId,
-    CellRef,
-    ErrorCode,
-    ExpectedSourceHash,
-    NotebookField,
-    NotebookPath,
-    Outcome,
-    Placement,
-    Plan,
-    ProposalOutcome,
-    ToolError,
-    cell_ref,
-    check_source,
-    diff_lines,
-    find_cell,
-    info_of,
-    limits,
-    require_max_bytes,
-    require_same_origin,
-    reviewed_write,
-    text_bound,
-    tool,
-)
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import CellRef, NotebookField, Outcome, Placement, ProposalOutcome
+from ..calls.schema import Arguments, require_max_bytes, text_bound
+from ..calls.tool import CallContext, tool
+from ..notebook.arguments import CellId, ExpectedSourceHash, NotebookPath
+from ..notebook.guarded_write import Plan, check_source, reviewed_write
+from ..notebook.propose import diff_lines
+from ..notebook.resolve import CHANGE_ERRORS, WRITE_ERRORS, find_cell, info_of
+from ..notebook.same_origin import require_same_origin
+from ..notebook.source_edits import STALE_SOURCE
+from ..notebook.views import cell_ref
 from ..port import NotebookPort
-from .editing import CHANGE_ERRORS
 
 
 class EditResult(ProposalOutcome):

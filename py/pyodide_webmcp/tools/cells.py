@@ -6,36 +6,27 @@ from typing import Annotated, Any, Optional, Union
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..kit import (
-    READ_ERRORS,
-    Arguments,
-    CallContext,
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     CellIdField,
-    CellSnapshot,
-    ErrorCode,
     HiddenCellCountField,
-    HistoryEntry,
-    NotebookField,
-    NotebookPath,
     OmittedCountField,
     PositionIndexField,
-    RangePage,
-    ToolError,
     TruncatedField,
-    VisibleAccess,
-    WithImages,
-    cell_snapshot,
-    find_cell,
-    fit_listing,
-    history_of,
-    info_of,
-    joined,
-    json_object,
-    limits,
-    range_page,
-    read_notebook,
-    tool,
 )
+from ..base.shapes import CellSnapshot, NotebookField
+from ..base.text import json_object
+from ..calls.envelope import WithImages
+from ..calls.paging import RangePage, fit_listing, range_page
+from ..calls.schema import Arguments
+from ..calls.tool import CallContext, tool
+from ..notebook.access import VisibleAccess
+from ..notebook.arguments import NotebookPath
+from ..notebook.outputs import joined
+from ..notebook.provenance import HistoryEntry, history_of
+from ..notebook.resolve import READ_ERRORS, find_cell, info_of, read_notebook
+from ..notebook.views import cell_snapshot
 from ..port import CellList
 
 

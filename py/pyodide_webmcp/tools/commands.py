@@ -5,21 +5,12 @@ from typing import Annotated, Any, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..kit import (
-    Arguments,
-    CallContext,
-    ErrorCode,
-    NoArguments,
-    ToolError,
-    clamp_chars,
-    clamp_utf8,
-    json_size,
-    limits,
-    one_line,
-    text_bound,
-    tool,
-)
-from ._command_arguments import check_arguments
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.text import clamp_chars, clamp_utf8, json_size, one_line
+from ..calls.schema import Arguments, NoArguments, text_bound
+from ..calls.tool import CallContext, tool
+from ..lab.command_arguments import check_arguments
 
 
 def not_allowed(command_id: str) -> ToolError:

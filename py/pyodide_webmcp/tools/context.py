@@ -5,33 +5,28 @@ from typing import Annotated, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..kit import (
-    READ_ERRORS,
-    Arguments,
-    CallContext,
-    CallSummary,
-    CellId,
-    DialogView,
-    ErrorCode,
+from ..base.errors import ErrorCode, ToolError
+from ..base.positions import editor_coordinates
+from ..base.shapes import (
     FocusContext,
     KernelInfo,
-    NoArguments,
     NotebookField,
     NotebookInfo,
-    NotebookPath,
     Position,
-    PositionArgument,
     ReviewCounts,
-    SelectionArgument,
-    ToolError,
-    dialog_view,
-    editor_coordinates,
+)
+from ..calls.budget import CallSummary
+from ..calls.dialog_views import DialogView, dialog_view
+from ..calls.schema import Arguments, NoArguments, PositionArgument, SelectionArgument
+from ..calls.tool import CallContext, tool
+from ..notebook.arguments import CellId, NotebookPath
+from ..notebook.resolve import (
+    READ_ERRORS,
     find_cell,
     focus_of,
     info_of,
     resolve_notebook,
     review_counts,
-    tool,
 )
 
 

@@ -6,47 +6,45 @@ from typing import Annotated, Optional, Union
 from pydantic import Field
 from typing_extensions import NotRequired
 
-from ..kit import (
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.shapes import (
     CELL_TYPES,
-    NOTEBOOK_END,
-    WRITE_ERRORS,
-    Arguments,
-    CallContext,
-    CellId,
-    CellResult,
-    CellSource,
-    CellsResult,
     CellType,
     DiffKind,
-    ErrorCode,
-    ExpectedSourceHash,
     NotebookField,
-    NotebookPath,
     Outcome,
-    OverwriteUnread,
     Placement,
-    Plan,
     ProposalOutcome,
-    SourceEdit,
-    ToolError,
+    is_cell_type,
+)
+from ..calls.schema import Arguments, require_max_bytes
+from ..calls.tool import CallContext, tool
+from ..notebook.arguments import (
+    CellId,
+    CellSource,
+    ExpectedSourceHash,
+    NotebookPath,
+    OverwriteUnread,
+)
+from ..notebook.guarded_write import Plan, check_source, reviewed_write
+from ..notebook.resolve import (
+    CHANGE_ERRORS,
+    WRITE_ERRORS,
     active_cell,
-    check_source,
     find_cell,
     info_of,
-    is_cell_type,
-    limits,
-    require_max_bytes,
-    require_same_origin,
-    reviewed_write,
-    tool,
+)
+from ..notebook.same_origin import require_same_origin
+from ..notebook.source_edits import (
+    CellResult,
+    CellsResult,
+    SourceEdit,
     write_sources,
     written,
     written_refs,
 )
-from ..port import NotebookPort
-
-CHANGE_ERRORS = (*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.STALE_CELL,
-                 ErrorCode.PROPOSAL_ALREADY_PENDING)
+from ..port import NOTEBOOK_END, NotebookPort
 
 
 def checked_type(cell_type: str) -> CellType:

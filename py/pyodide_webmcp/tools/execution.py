@@ -5,41 +5,38 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..kit import (
-    KERNEL_LOSSES,
-    WRITE_ERRORS,
-    Arguments,
-    CallContext,
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     CellIdField,
-    DiffKind,
     EnameField,
-    ErrorCode,
     EvalueField,
-    KernelInfo,
-    KernelLoss,
-    KernelStatus,
     MessageField,
-    NotebookField,
-    NotebookPath,
     NotebookPathField,
-    Plan,
     PositionIndexField,
-    ProposalOutcome,
-    ToolError,
     TracebackField,
+)
+from ..base.shapes import (
+    DiffKind,
+    KernelInfo,
+    KernelStatus,
+    NotebookField,
+    ProposalOutcome,
+)
+from ..calls.schema import Arguments, list_bound
+from ..calls.tool import CallContext, tool
+from ..lab.kernels import KERNEL_LOSSES, KernelLoss, match_kernel, no_kernel
+from ..notebook.access import notebook_not_found
+from ..notebook.arguments import NotebookPath
+from ..notebook.guarded_write import Plan, reviewed_write
+from ..notebook.resolve import (
+    WRITE_ERRORS,
     active_cell,
     info_of,
-    limits,
-    list_bound,
-    match_kernel,
     no_active_notebook,
-    notebook_not_found,
     resolve_notebook,
-    reviewed_write,
-    tool,
 )
-from ..port import CellRecord, NotebookPort
-from ._run_summaries import (
+from ..notebook.runs import (
     ErrorDetails,
     Target,
     add_error_details,
@@ -48,6 +45,7 @@ from ._run_summaries import (
     select_targets,
     summarize_outputs,
 )
+from ..port import CellRecord, NotebookPort
 
 
 class RunCellsArguments(Arguments):
@@ -268,10 +266,6 @@ async def _run(
     else:
         status = "error" if any(result["status"] == "error" for result in results) else "ok"
     return {"status": status, "notebook": info_of(notebook), "results": results}
-
-
-def no_kernel(path: str) -> ToolError:
-    return ToolError(ErrorCode.KERNEL_UNAVAILABLE, f"{path} has no kernel attached.", path=path)
 
 
 KernelAction = Literal["interrupt", "restart"]

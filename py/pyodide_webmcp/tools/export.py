@@ -5,19 +5,17 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..kit import (
-    READ_ERRORS,
-    Arguments,
-    CallContext,
+from ..base.fields import (
     CellCountField,
     HiddenCellCountField,
-    NotebookPath,
     NotebookPathField,
     TruncatedField,
-    read_notebook,
-    tool,
 )
-from ._markdown_export import export_markdown
+from ..calls.schema import Arguments
+from ..calls.tool import CallContext, tool
+from ..notebook.arguments import NotebookPath
+from ..notebook.markdown_export import export_markdown
+from ..notebook.resolve import READ_ERRORS, read_notebook
 
 
 class ExportArguments(Arguments):

@@ -6,33 +6,17 @@ from typing import Annotated, Any, Literal, Optional, get_args
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..kit import (
-    NOTEBOOK_SUFFIX,
-    WRITE_ERRORS,
-    Arguments,
-    CallContext,
-    DirtyField,
-    ErrorCode,
-    KernelInfo,
-    NameField,
-    NotebookField,
-    NotebookPath,
-    Offset,
-    OffsetPage,
-    OmittedCountField,
-    ToolError,
-    TruncatedField,
-    info_of,
-    join_path,
-    limits,
-    match_kernel,
-    normalize_path,
-    offset_page,
-    require_max_bytes,
-    resolve_notebook,
-    text_bound,
-    tool,
-)
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import DirtyField, NameField, OmittedCountField, TruncatedField
+from ..base.paths import NOTEBOOK_SUFFIX, join_path, normalize_path
+from ..base.shapes import KernelInfo, NotebookField
+from ..calls.paging import OffsetPage, offset_page
+from ..calls.schema import Arguments, require_max_bytes, text_bound
+from ..calls.tool import CallContext, tool
+from ..lab.kernels import match_kernel
+from ..notebook.arguments import NotebookPath, Offset
+from ..notebook.resolve import WRITE_ERRORS, info_of, resolve_notebook
 
 EntryType = Literal["directory", "notebook", "file"]
 ENTRY_TYPES: tuple[EntryType, ...] = get_args(EntryType)

@@ -6,65 +6,55 @@ from typing import Any, Callable, Literal, Optional
 from pydantic import Field
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from ..kit import (
-    AGENT_AUTHOR,
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
+    HiddenCellCountField,
+    NotebookPathField,
+    OmittedCountField,
+    ThreadIdField,
+    TruncatedField,
+)
+from ..base.positions import editor_range, strict_offset
+from ..base.shapes import CellSnapshot, NotebookField, ReviewCounts
+from ..calls.paging import OffsetPage, fit_listing, offset_page
+from ..calls.schema import Arguments, SelectionArgument, require_max_bytes, text_bound
+from ..calls.tool import CallContext, tool
+from ..notebook.access import Intent, guard_cell
+from ..notebook.arguments import CellId, NotebookPath, Offset, ThreadId
+from ..notebook.provenance import iso_now
+from ..notebook.resolve import (
     READ_ERRORS,
     WRITE_ERRORS,
+    active_cell,
+    anchored_cell,
+    find_cell,
+    info_of,
+    live_cell,
+    read_notebook,
+    resolve_notebook,
+    review_store,
+)
+from ..notebook.views import cell_snapshot
+from ..port import CellList, NotebookPort, NotebookReader
+from ..review.threads import (
+    AGENT_AUTHOR,
     AnchorKind,
     AnchorStatus,
-    Arguments,
-    CallContext,
-    CellId,
-    CellSnapshot,
     ChangedThread,
-    ErrorCode,
-    HiddenCellCountField,
-    Intent,
-    NotebookField,
-    NotebookPath,
-    NotebookPathField,
-    Offset,
-    OffsetPage,
-    OmittedCountField,
-    ReviewCounts,
     ReviewStore,
-    SelectionArgument,
     StoredThread,
     Thread,
-    ThreadId,
-    ThreadIdField,
     ThreadStatus,
     ThreadSummary,
-    ToolError,
-    TruncatedField,
-    active_cell,
     anchor_status,
-    anchored_cell,
     cell_anchor,
-    cell_snapshot,
-    editor_range,
-    find_cell,
-    fit_listing,
-    guard_cell,
-    info_of,
-    iso_now,
-    limits,
-    live_cell,
-    offset_page,
     output_anchor,
     public_thread,
     range_anchor,
-    read_notebook,
-    require_max_bytes,
-    resolve_notebook,
-    review_store,
-    strict_offset,
-    text_bound,
     thread_counts,
     thread_summary,
-    tool,
 )
-from ..port import CellList, NotebookPort, NotebookReader
 
 CommentText = Annotated[
     str,

@@ -4,23 +4,15 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ..kit import (
-    READ_ERRORS,
-    Arguments,
-    CallContext,
-    HiddenCellCountField,
-    NotebookField,
-    NotebookPath,
-    Offset,
-    OffsetPage,
-    info_of,
-    limits,
-    offset_page,
-    read_notebook,
-    text_bound,
-    tool,
-)
-from ._cell_search import Match, compile_query, find
+from ..base import limits
+from ..base.fields import HiddenCellCountField
+from ..base.shapes import NotebookField
+from ..calls.paging import OffsetPage, offset_page
+from ..calls.schema import Arguments, text_bound
+from ..calls.tool import CallContext, tool
+from ..notebook.arguments import NotebookPath, Offset
+from ..notebook.cell_search import Match, compile_query, find
+from ..notebook.resolve import READ_ERRORS, info_of, read_notebook
 
 
 class SearchArguments(Arguments):

@@ -2,14 +2,11 @@
 
 from typing import Optional
 
-from ..kit import (
-    CallContext,
-    NoArguments,
-    OutputSelection,
-    live_cell,
-    output_fingerprint,
-    tool,
-)
+from ..base.shapes import OutputSelection
+from ..calls.schema import NoArguments
+from ..calls.tool import CallContext, tool
+from ..notebook.resolve import live_cell
+from ..review.threads import output_fingerprint
 
 
 @tool("jupyter_get_output_selection", "Read the selected output", read_only=True)

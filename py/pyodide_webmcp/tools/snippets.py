@@ -5,33 +5,25 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
-from ..kit import (
-    KERNEL_LOSSES,
-    WRITE_ERRORS,
-    Arguments,
-    CallContext,
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import (
     EnameField,
-    ErrorCode,
     EvalueField,
-    KernelLoss,
-    NotebookPath,
     NotebookPathField,
-    OutputSnapshot,
     OutputsTruncatedField,
-    SnippetOutputs,
-    SnippetStatus,
-    ToolError,
     TracebackField,
-    iso_now,
-    limits,
-    require_max_bytes,
-    resolve_notebook,
-    serialize_outputs,
-    text_bound,
-    tool,
 )
-from ._run_summaries import add_error_details, error_details, summarize_outputs
-from .execution import no_kernel
+from ..base.shapes import OutputSnapshot
+from ..calls.schema import Arguments, require_max_bytes, text_bound
+from ..calls.tool import CallContext, tool
+from ..lab.kernels import KERNEL_LOSSES, KernelLoss, no_kernel
+from ..lab.snippet_outputs import SnippetOutputs, SnippetStatus
+from ..notebook.arguments import NotebookPath
+from ..notebook.outputs import serialize_outputs
+from ..notebook.provenance import iso_now
+from ..notebook.resolve import WRITE_ERRORS, resolve_notebook
+from ..notebook.runs import add_error_details, error_details, summarize_outputs
 
 LOST: dict[KernelLoss, tuple[ErrorCode, SnippetStatus]] = {
     "died": (ErrorCode.KERNEL_DIED, "kernel died"),

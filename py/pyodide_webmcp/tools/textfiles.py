@@ -4,21 +4,16 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ..kit import (
-    Arguments,
-    CallContext,
-    ErrorCode,
-    Offset,
-    OffsetPage,
-    ToolError,
-    TruncatedField,
-    is_notebook_path,
-    limits,
-    normalize_path,
-    notebook_access,
-    tool,
-)
-from ._text_file_pages import is_binary, page_lines
+from ..base import limits
+from ..base.errors import ErrorCode, ToolError
+from ..base.fields import TruncatedField
+from ..base.paths import is_notebook_path, normalize_path
+from ..calls.paging import OffsetPage
+from ..calls.schema import Arguments
+from ..calls.tool import CallContext, tool
+from ..lab.text_pages import is_binary, page_lines
+from ..notebook.access import notebook_access
+from ..notebook.arguments import Offset
 
 
 class ReadFileArguments(Arguments):

@@ -1,10 +1,10 @@
 """tools/_cell_search.py: finding text in cells and outputs, with patterns that cannot freeze the page."""
 
 import pytest
-from pyodide_webmcp import limits
-from pyodide_webmcp.errors import ErrorCode, ToolError
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.notebook.cell_search import compile_query, find
 from pyodide_webmcp.port import CellRecord
-from pyodide_webmcp.tools._cell_search import compile_query, find
 
 
 @pytest.mark.parametrize("pattern", ["(a+)+", "(x|xy)*", "(?:a*)*b", ".*a.*b.*c", "([ab]+)*"])

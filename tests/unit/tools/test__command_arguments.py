@@ -1,8 +1,8 @@
 """tools/_command_arguments.py: a command's arguments checked against the schema it declares."""
 
 import pytest
-from pyodide_webmcp.errors import ToolError
-from pyodide_webmcp.tools._command_arguments import check_arguments
+from pyodide_webmcp.base.errors import ToolError
+from pyodide_webmcp.lab.command_arguments import check_arguments
 
 SCHEMA = {
     "type": "object",

@@ -2,9 +2,9 @@
 
 import json
 
-from pyodide_webmcp import limits
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.notebook.markdown_export import export_markdown, fence_for
 from pyodide_webmcp.port import CellRecord
-from pyodide_webmcp.tools._markdown_export import export_markdown, fence_for
 
 
 def code(cell_id, source, outputs=(), access="write"):

@@ -1,17 +1,17 @@
 """tools/_run_summaries.py: which cells a run targets, and a run's outcome in one bounded line."""
 
 import pytest
-from pyodide_webmcp import limits
-from pyodide_webmcp.errors import ErrorCode, ToolError
-from pyodide_webmcp.port import CellRecord
-from pyodide_webmcp.text import utf8_len
-from pyodide_webmcp.tools._run_summaries import (
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.errors import ErrorCode, ToolError
+from pyodide_webmcp.base.text import utf8_len
+from pyodide_webmcp.notebook.runs import (
     Target,
     error_details,
     needs_kernel,
     select_targets,
     summarize_outputs,
 )
+from pyodide_webmcp.port import CellRecord
 
 RECORDS = [CellRecord(f"c{i}", "code", f"print({i})") for i in range(5)]
 

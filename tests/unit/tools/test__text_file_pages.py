@@ -1,7 +1,7 @@
 """tools/_text_file_pages.py: text files read in pages of lines, within the bounds."""
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.tools._text_file_pages import is_binary, page_lines
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.lab.text_pages import is_binary, page_lines
 
 
 def test_text_files_page_by_lines_within_the_bounds():

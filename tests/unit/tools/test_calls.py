@@ -2,9 +2,9 @@
 
 import json
 
-from pyodide_webmcp.call_budget import CallTable
+from pyodide_webmcp.calls.budget import CallTable
+from pyodide_webmcp.calls.tool import REGISTRY, CallContext
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, cell
-from pyodide_webmcp.registry import REGISTRY, CallContext
 
 from tests.unit.aio import run
 

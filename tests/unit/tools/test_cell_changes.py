@@ -1,8 +1,8 @@
 """tools/cell_changes.py: edits that resend no source (replace a piece, move, clear outputs)."""
 
 import pytest
-from pyodide_webmcp.errors import ToolError
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.errors import ToolError
+from pyodide_webmcp.base.hashing import source_hash
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.tools.cell_changes import replaced
 

@@ -1,8 +1,8 @@
 """tools/commands.py: the owner's opt-in JupyterLab commands, only those on the allowlist."""
 
-from pyodide_webmcp import limits
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.text import utf8_len
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
-from pyodide_webmcp.text import utf8_len
 
 
 def command_lab() -> MemoryLab:

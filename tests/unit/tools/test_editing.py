@@ -1,8 +1,8 @@
 """tools/editing.py: inserting, replacing and deleting cells under the sourceHash guard, one or several
 at a time, reviewed by the human in Propose mode."""
 
-from pyodide_webmcp.errors import GUIDE, ErrorCode
-from pyodide_webmcp.hashing import source_hash
+from pyodide_webmcp.base.errors import GUIDE, ErrorCode
+from pyodide_webmcp.base.hashing import source_hash
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
 
@@ -221,7 +221,7 @@ def test_inserts_are_reviewed_only_when_the_human_chose_so_even_in_an_empty_note
 
 
 def test_an_empty_list_of_cells_is_an_invalid_argument_that_the_schema_states():
-    from pyodide_webmcp.registry import REGISTRY
+    from pyodide_webmcp.calls.tool import REGISTRY
 
     lab = MemoryLab(notebook_of(("a", "1")))
     for name, field in (("jupyter_update_cells", "cells"), ("jupyter_insert_cell", "cells")):

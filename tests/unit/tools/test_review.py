@@ -2,8 +2,9 @@
 
 import copy
 
-from pyodide_webmcp import hashing, review_threads
+from pyodide_webmcp.base import hashing
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
+from pyodide_webmcp.review import threads as review_threads
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 

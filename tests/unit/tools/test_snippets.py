@@ -1,9 +1,9 @@
 """tools/snippets.py: jupyter_run_code, the owner's opt-in: code run in the notebook's kernel, logged for the human."""
 
-from pyodide_webmcp import limits
-from pyodide_webmcp.access import METADATA_KEY
+from pyodide_webmcp.base import limits
+from pyodide_webmcp.base.text import utf8_len
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
-from pyodide_webmcp.text import utf8_len
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 
 def notebook_lab(*cells: dict) -> MemoryLab:

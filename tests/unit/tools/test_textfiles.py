@@ -1,8 +1,8 @@
 """tools/textfiles.py: jupyter_read_file on a notebook the owner hid reads as a missing file, also when the notebook
 is open and hidden only in the page (found by the stress run: its file still said visible, so the call answered IS_NOTEBOOK)."""
 
-from pyodide_webmcp.access import METADATA_KEY
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call_result, cell
+from pyodide_webmcp.notebook.access import METADATA_KEY
 
 
 class SavedEarlier(MemoryLab):

@@ -1,0 +1,2 @@
+"""The site owner's configuration: the settings, and the site's own tools.
+"""
