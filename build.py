@@ -119,9 +119,9 @@ def bench(options: argparse.Namespace) -> None:
     build_reference_site()
     sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "py")]
     from bench import run_benchmark
-    from pyodide_webmcp.calls.tool import REGISTRY
+    from pyodide_webmcp.tools import BUILT_IN
 
-    options.tools = sum(1 for tool in REGISTRY if tool.setting is None)  # registered unless the owner opts in
+    options.tools = sum(1 for tool in BUILT_IN if tool.setting is None)  # registered unless the owner opts in
     run_benchmark(chromium, options, BUILD / "bench.json")
 
 

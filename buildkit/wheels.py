@@ -45,9 +45,9 @@ def bridge_catalog() -> tuple[dict, dict]:
     sys.path.insert(0, str(BRIDGE_SOURCE))
     try:
         from pyodide_webmcp.calls.catalog import catalog_of, early_copy, to_data
-        from pyodide_webmcp.calls.tool import REGISTRY
+        from pyodide_webmcp.tools import BUILT_IN
 
-        catalog = catalog_of(REGISTRY)
+        catalog = catalog_of(BUILT_IN)
         return to_data(catalog), early_copy(catalog)
     finally:
         sys.path.remove(str(BRIDGE_SOURCE))

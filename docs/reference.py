@@ -9,7 +9,8 @@ from typing import Any
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.base.errors import COMMON_ERRORS, GUIDE
 from pyodide_webmcp.calls.schema import output_schema
-from pyodide_webmcp.calls.tool import REGISTRY, Tool
+from pyodide_webmcp.calls.tool import Tool
+from pyodide_webmcp.tools import BUILT_IN
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -191,7 +192,7 @@ def _row(name: str, prop: dict[str, Any], optional: bool = False) -> str:
 
 def shared_fields() -> dict[str, dict[str, Any]]:
     seen: dict[str, list[dict[str, Any]]] = {}
-    for tool in REGISTRY:
+    for tool in BUILT_IN:
         for name, (prop, _) in _top_fields(_own_result(tool)).items():
             seen.setdefault(name, []).append(prop)
     return {
@@ -337,7 +338,7 @@ def examples() -> dict[str, Any]:
 
 
 def render_reference() -> str:
-    tools = sorted(REGISTRY, key=lambda tool: tool.name)
+    tools = sorted(BUILT_IN, key=lambda tool: tool.name)
     given = examples()
     rows = [f"| [`{tool.name}`](#{tool.name}) | {tool.title} |" for tool in tools]
     lines = [HEADER, "## Tools", "", *_table("| tool | what |", rows)]
@@ -353,7 +354,7 @@ def render_reference() -> str:
 def render_schemas() -> str:
     schemas = {
         tool.name: {"inputSchema": tool.input_schema, "outputSchema": tool.output_schema}
-        for tool in sorted(REGISTRY, key=lambda tool: tool.name)
+        for tool in sorted(BUILT_IN, key=lambda tool: tool.name)
     }
     return json.dumps(schemas, indent=1) + "\n"
 

@@ -8,8 +8,6 @@ its start is held in a small memory snapshot.
 import sys
 from typing import Any
 
-from .calls.tool import REGISTRY
-
 __version__ = "0.1.0"
 
 STARTUP_MODULES = (
@@ -17,6 +15,9 @@ STARTUP_MODULES = (
     "pyodide_webmcp.calls.catalog",
     "pyodide_webmcp.calls.schema",
     "pyodide_webmcp.calls.envelope",
+    "pyodide_webmcp.calls.paging",
+    "pyodide_webmcp.notebook.arguments",
+    "pyodide_webmcp.notebook.source_edits",
     "pyodide_webmcp.kit",
 )
 """What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what
@@ -37,7 +38,8 @@ async def start(host: Any) -> int:
     """Register every tool with the page's WebMCP model context (called by the JS host)."""
     from .adapter import serve
     from .calls.catalog import load_catalog
+    from .tools import BUILT_IN
 
-    catalog = load_catalog(REGISTRY)
-    REGISTRY.modules = catalog.modules()
-    return await serve(host, REGISTRY, catalog)
+    catalog = load_catalog(BUILT_IN)
+    BUILT_IN.locate(catalog.modules())
+    return await serve(host, BUILT_IN, catalog)

@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from jupyterlite_pyodide_webmcp.site_server import site_server
 from pyodide_webmcp.base.errors import COMMON_ERRORS, ErrorCode
-from pyodide_webmcp.calls.tool import REGISTRY
+from pyodide_webmcp.tools import BUILT_IN
 
 from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
@@ -24,7 +24,7 @@ READY = ".jp-webmcp-status[data-state=ready]"
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
 BOOT_TIMEOUT_MS = 120_000
 ERRORS_SEEN: dict[str, set[str]] = {}
-DEFAULT_TOOLS = [tool for tool in REGISTRY if tool.setting is None]  # registered unless the owner opts in to more
+DEFAULT_TOOLS = [tool for tool in BUILT_IN if tool.setting is None]  # registered unless the owner opts in to more
 
 
 def pytest_collection_modifyitems(config, items):
@@ -92,7 +92,7 @@ def checked_payload(name: str, result: dict):
     """The payload, validated against the tool's output schema (its error variant on a failure, whose code is
     recorded: the run fails if a tool returns a code it does not declare)."""
     value = payload(result)
-    tool = REGISTRY.get(name)
+    tool = BUILT_IN.get(name)
     if result.get("isError"):
         assert set(value) >= {"error", "message"} and value["error"] in ERROR_CODES, value
         if tool.budgeted:
@@ -105,7 +105,7 @@ def checked_payload(name: str, result: dict):
 
 @functools.cache
 def output_validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(REGISTRY.get(name).output_schema)
+    return Draft202012Validator(BUILT_IN.get(name).output_schema)
 
 
 class RequestRecorder:
@@ -127,7 +127,7 @@ class RequestRecorder:
 
 def pytest_sessionfinish(session, exitstatus):
     undeclared = {
-        name: sorted(codes - {c.value for c in (*REGISTRY.get(name).errors, *COMMON_ERRORS)})
+        name: sorted(codes - {c.value for c in (*BUILT_IN.get(name).errors, *COMMON_ERRORS)})
         for name, codes in ERRORS_SEEN.items()
     }
     undeclared = {name: codes for name, codes in undeclared.items() if codes}

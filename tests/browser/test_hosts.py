@@ -23,7 +23,7 @@ import pytest
 from jupyterlite_pyodide_webmcp.browser import LINUX_PLACES
 from pyodide_webmcp.base.hashing import source_hash
 from pyodide_webmcp.base.limits import CALL_BUDGET_MS
-from pyodide_webmcp.calls.tool import REGISTRY
+from pyodide_webmcp.tools import BUILT_IN
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.mcp import DOCS_BUILD_PY, SERVER_NAME, host_config
@@ -222,7 +222,7 @@ def agent_session(client, path: str, *, long_run: bool, on_disk: bool = True) ->
 def mcp_annotations_as_set(client: McpClient) -> None:
     """What the host is told of each tool: the registry's title, description, schema and hints."""
     for name, listed in client.tools().items():
-        tool = REGISTRY.get(name)
+        tool = BUILT_IN.get(name)
         hints = tool.hints
         read_only = hints["readOnlyHint"]
         assert (listed.title, listed.description, listed.input_schema) == (
@@ -327,9 +327,9 @@ def test_an_agent_on_the_polyfill(polyfill_client):
 
 def test_the_polyfill_keeps_two_hints(polyfill_client):
     for name, listed in polyfill_client.tools().items():
-        set_ = REGISTRY.get(name).annotations
+        set_ = BUILT_IN.get(name).annotations
         assert listed["annotations"] == {key: bool(set_.get(key)) for key in POLYFILL_KEEPS}, name
-        assert listed["title"] == REGISTRY.get(name).title and "outputSchema" not in listed
+        assert listed["title"] == BUILT_IN.get(name).title and "outputSchema" not in listed
 
 
 # --- long runs (python3 build.py hosts) -----------------------------------------------------------

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyodide_webmcp.calls.tool import REGISTRY
+from pyodide_webmcp.tools import BUILT_IN
 
 from .harness import SECRET
 
@@ -63,7 +63,7 @@ class ArgumentMaker:
         self.fuzz = fuzz
 
     def arguments(self, tool_name: str) -> dict:
-        schema = REGISTRY.get(tool_name).input_schema
+        schema = BUILT_IN.get(tool_name).input_schema
         value = self._object(schema, schema, tool_name)
         if {"startIndex", "endIndex"} <= set(schema.get("properties", {})) and self.pools.ranges:
             if self.rng.random() < 0.4 and "cellIds" not in value:

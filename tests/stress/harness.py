@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 from jsonschema import Draft202012Validator
 from pyodide_webmcp.base.errors import COMMON_ERRORS
 from pyodide_webmcp.base.limits import MAX_IMAGE_BYTES, MAX_TOTAL_RESULT_BYTES
-from pyodide_webmcp.calls.tool import REGISTRY
+from pyodide_webmcp.tools import BUILT_IN
 
 READY = ".jp-webmcp-status[data-state=ready]"
 BOOT_TIMEOUT_MS = 180_000
@@ -111,7 +111,7 @@ class Outcome:
 
 @functools.cache
 def output_validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(REGISTRY.get(name).output_schema)
+    return Draft202012Validator(BUILT_IN.get(name).output_schema)
 
 
 def utf8_size(text: str) -> int:
@@ -181,7 +181,7 @@ def _well_formed(result: Any) -> bool:
 
 def schema_problem(name: str, payload: Any, is_error: bool) -> Optional[str]:
     """Why a payload breaks its tool's own output schema (an undeclared error code included), or None."""
-    tool = REGISTRY.get(name)
+    tool = BUILT_IN.get(name)
     if is_error and isinstance(payload, dict) and tool.budgeted:
         declared = {code.value for code in (*tool.errors, *COMMON_ERRORS)}
         if payload.get("error") not in declared:

@@ -27,25 +27,25 @@ def test_the_reference_is_a_page_a_person_reads():
 @pytest.mark.parametrize("name", sorted(examples()))
 def test_each_example_is_a_valid_call_and_result(name):
     from pyodide_webmcp.calls.schema import parse_arguments
-    from pyodide_webmcp.calls.tool import REGISTRY
+    from pyodide_webmcp.tools import BUILT_IN
 
-    tool, example = REGISTRY.get(name), examples()[name]
+    tool, example = BUILT_IN.get(name), examples()[name]
     parse_arguments(tool.arguments, example["call"])
     Draft202012Validator(tool.output_schema).validate(example["result"])
 
 
 def test_every_tool_has_an_example():
-    from pyodide_webmcp.calls.tool import REGISTRY
+    from pyodide_webmcp.tools import BUILT_IN
 
-    assert set(examples()) == {tool.name for tool in REGISTRY}
+    assert set(examples()) == {tool.name for tool in BUILT_IN}
 
 
 def test_reference_covers_every_tool_and_code():
     from pyodide_webmcp.base.errors import ErrorCode
-    from pyodide_webmcp.calls.tool import REGISTRY
+    from pyodide_webmcp.tools import BUILT_IN
 
     text = render_reference()
-    for tool in REGISTRY:
+    for tool in BUILT_IN:
         assert f"## `{tool.name}`" in text
     for code in ErrorCode:
         assert f"`{code.value}`" in text

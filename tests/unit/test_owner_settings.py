@@ -1,8 +1,8 @@
 """owner_settings.py: the owner's settings, read whatever they hold."""
 
 from pyodide_webmcp.base import limits
-from pyodide_webmcp.calls.tool import REGISTRY
 from pyodide_webmcp.owner.site_settings import Settings
+from pyodide_webmcp.tools import BUILT_IN
 
 
 def test_settings_never_fail_to_read():
@@ -21,5 +21,5 @@ def test_opt_in_tools_follow_their_setting_and_the_bridge_switch():
     assert on.allows("runCode") and not on.allows("commands") and on.allows(None)
     assert not Settings.read({"enabled": False, "runCode": True}).allows("runCode")
     assert not Settings.read({"enabled": False}).allows(None)
-    opt_in = {tool.name: tool.setting for tool in REGISTRY if tool.setting}
+    opt_in = {tool.name: tool.setting for tool in BUILT_IN if tool.setting}
     assert opt_in == {"jupyter_run_code": "runCode", "jupyter_execute_command": "commands", "jupyter_list_commands": "commands"}

@@ -1,4 +1,4 @@
-"""owner_tools.py: a site's own tools, found through their entry points, and what the status says of them."""
+"""owner/site_tools.py: a site's own tools, the tools their entry points export, and what the status says of them."""
 
 import subprocess
 import sys
@@ -7,13 +7,13 @@ from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
-from pyodide_webmcp.calls.tool import REGISTRY
 from pyodide_webmcp.owner.site_tools import (
     ENTRY_POINT_GROUP,
     load_tools,
     status_note,
     wheel_url,
 )
+from pyodide_webmcp.tools import BUILT_IN
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://example.org/course/"
@@ -55,42 +55,61 @@ MODULES = {
 }
 
 
+MODULES["site_listed"] = '''
+    from pyodide_webmcp.kit import Arguments, CallContext, tool
+
+    @tool("site_listed_one", "One", read_only=True)
+    async def one(args: Arguments, ctx: CallContext) -> dict:
+        """One; returns nothing."""
+        return {}
+
+    TOOLS = [one]
+'''
+MODULES["site_empty"] = "VALUE = 1\n"
+
+
 @pytest.fixture
 def site_modules(tmp_path, monkeypatch):
     for name, source in MODULES.items():
         (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
     monkeypatch.syspath_prepend(str(tmp_path))
-    before = set(REGISTRY.names())
-    yield [EntryPoint(name, name, ENTRY_POINT_GROUP) for name in MODULES]
-    for name in set(REGISTRY.names()) - before:
-        REGISTRY.remove(name)
+    yield {name: EntryPoint(name, name, ENTRY_POINT_GROUP) for name in MODULES}
     for name in MODULES:
         sys.modules.pop(name, None)
 
 
-def test_tools_are_taken_and_problems_reported_one_by_one(site_modules):
-    loaded = load_tools(REGISTRY, site_modules)
-    assert [tool.name for tool in loaded.tools] == ["site_good_hello"]
+def test_the_tools_an_entry_point_exports_are_taken_and_problems_reported_one_by_one(site_modules):
+    found = [site_modules[name] for name in ("site_good", "site_broken", "site_taken", "site_empty")]
+    found.append(EntryPoint("listed", "site_listed:TOOLS", ENTRY_POINT_GROUP))
+    loaded = load_tools(BUILT_IN.known(), found)
+    assert [tool.name for tool in loaded.tools] == ["site_good_hello", "site_listed_one"]
     assert loaded.problems[0] == "site_broken: RuntimeError: this module does not import"
     assert "jupyter_site_cells: names beginning jupyter_ are the bridge's own" in loaded.problems[1]
-    assert "jupyter_site_cells" not in REGISTRY.names()
+    assert loaded.problems[2] == "site_empty: defines no tool (pyodide_webmcp.kit.tool)"
+    assert "jupyter_site_cells" not in BUILT_IN.known() and "site_good_hello" not in BUILT_IN.known()
     note = status_note(loaded, ["pypi/bad-0.1-py3-none-any.whl: BadZipFile: not a zip"])
-    assert note.startswith("site tools: site_good_hello; site tools failed: pypi/bad-0.1")
+    assert note.startswith("site tools: site_good_hello, site_listed_one; site tools failed: pypi/bad-0.1")
 
 
-def test_a_name_the_bridge_has_cannot_be_taken_even_before_its_module_is_imported(site_modules, monkeypatch):
-    monkeypatch.setitem(REGISTRY.modules, "site_good_hello", "pyodide_webmcp.tools.cells")
-    loaded = load_tools(REGISTRY, site_modules[:1])
-    assert loaded.tools == () and "duplicate tool site_good_hello" in loaded.problems[0]
+def test_a_name_already_served_cannot_be_taken_again(site_modules):
+    loaded = load_tools({"site_good_hello"}, [site_modules["site_good"]])
+    assert loaded.tools == () and "a tool of that name is already served" in loaded.problems[0]
+    twice = load_tools(set(), [site_modules["site_good"], EntryPoint("again", "site_good", ENTRY_POINT_GROUP)])
+    assert [tool.name for tool in twice.tools] == ["site_good_hello"] and len(twice.problems) == 1
+
+
+def test_importing_a_site_module_registers_nothing_anywhere(site_modules):
+    before = BUILT_IN.known()
+    load_tools(BUILT_IN.known(), [site_modules["site_good"]])
+    assert BUILT_IN.known() == before
 
 
 def test_nothing_found_says_nothing():
-    assert status_note(load_tools(REGISTRY, ())) == ""
+    assert status_note(load_tools(BUILT_IN.known(), ())) == ""
 
 
 def test_the_example_packages_own_tests_pass():
-    """examples/owner-tools, tested on CPython with the in-memory lab as its README says (its own process:
-    its tools register in that process's registry)."""
+    """examples/owner-tools, tested on CPython with the in-memory lab as its README says."""
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
                             cwd=ROOT / "examples" / "owner-tools", capture_output=True, text=True,
                             env={"PYTHONPATH": f"{ROOT / 'py'}:{ROOT / 'examples' / 'owner-tools'}", "PATH": ""})

@@ -6,13 +6,9 @@ import re
 import pyodide_webmcp
 import pytest
 from jsonschema import Draft202012Validator
-from pyodide_webmcp.calls.tool import (
-    HINT_DEFAULTS,
-    PROPOSE_MODE,
-    REGISTRY,
-    NeverAborted,
-)
+from pyodide_webmcp.calls.tool import HINT_DEFAULTS, PROPOSE_MODE, NeverAborted
 from pyodide_webmcp.kit.testing import call, call_result
+from pyodide_webmcp.tools import BUILT_IN
 
 EXPECTED_TOOLS = {
     "jupyter_get_context",
@@ -67,13 +63,13 @@ def listed(tool) -> str:
 
 def test_the_surface_stays_small():
     """What an agent sees by default (the owner's opt-in tools come on top): few tools, a bounded list."""
-    default = [tool for tool in REGISTRY if tool.setting is None]
+    default = [tool for tool in BUILT_IN if tool.setting is None]
     assert len(default) <= 31
     size = sum(len(listed(tool)) for tool in default)
     assert size <= LIST_BUDGET, f"the default tool list is {size:,} characters; the budget is {LIST_BUDGET:,}"
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_descriptions_are_short(tool):
     """A lead sentence saying what the tool does and returns, then at most a few words on when to use it."""
     lead = tool.description.split("\n\n")[0]
@@ -107,7 +103,7 @@ def field_names(schema) -> set[str]:
     return {path.rsplit(".", 1)[-1] for path, _ in properties(schema)}
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_every_argument_is_described_or_explains_itself(tool):
     undescribed = [
         path for path, prop in properties(tool.input_schema)
@@ -116,7 +112,7 @@ def test_every_argument_is_described_or_explains_itself(tool):
     assert not undescribed, undescribed
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_every_tool_says_what_it_returns(tool):
     """In its lead: "returns ...", or a read-only tool that reads or lists what it returns."""
     lead = tool.description.split("\n\n")[0]
@@ -124,14 +120,14 @@ def test_every_tool_says_what_it_returns(tool):
     assert reads or re.search(r"\b[Rr]eturns?\b", lead), lead
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_no_term_a_model_cannot_know_from_this_tool_alone(tool):
     """No word of the bridge's own; a sibling by its full name; an error code said to be one; every field
     name one of this tool's arguments or result fields, or a result field of a tool it names."""
     from pyodide_webmcp.base.errors import ErrorCode
 
-    short_names = {other.name.removeprefix("jupyter_") for other in REGISTRY}
-    named = [other for other in REGISTRY if any(other.name in text for text in texts(tool))]
+    short_names = {other.name.removeprefix("jupyter_") for other in BUILT_IN}
+    named = [other for other in BUILT_IN if any(other.name in text for text in texts(tool))]
     known = field_names(tool.input_schema).union(*(field_names(other.output_schema) for other in [tool, *named]))
     for text in texts(tool):
         for term in UNDEFINED_TERMS:
@@ -145,16 +141,16 @@ def test_no_term_a_model_cannot_know_from_this_tool_alone(tool):
 
 def test_shared_wording_is_said_once_per_tool():
     """Propose mode is one sentence, on exactly the tools the human may review; shared arguments read the same."""
-    reviewed = {tool.name for tool in REGISTRY if PROPOSE_MODE in tool.description}
+    reviewed = {tool.name for tool in BUILT_IN if PROPOSE_MODE in tool.description}
     assert reviewed == {
         "jupyter_insert_cell", "jupyter_update_cell", "jupyter_update_cells", "jupyter_delete_cell",
         "jupyter_replace_in_cell", "jupyter_move_cell", "jupyter_clear_outputs", "jupyter_run_cells",
     }
-    assert all(tool.description.count(PROPOSE_MODE) <= 1 for tool in REGISTRY)
+    assert all(tool.description.count(PROPOSE_MODE) <= 1 for tool in BUILT_IN)
     for name in ("notebookPath", "threadId", "overwriteUnread", "offset"):
         shapes = {
             json.dumps(prop, sort_keys=True)
-            for tool in REGISTRY if tool.name not in ("jupyter_open_notebook", "jupyter_read_file")
+            for tool in BUILT_IN if tool.name not in ("jupyter_open_notebook", "jupyter_read_file")
             for path, prop in properties(tool.input_schema) if path.rsplit(".", 1)[-1] == name
         }
         assert len(shapes) == 1, (name, shapes)
@@ -165,10 +161,10 @@ class AlreadyAborted(NeverAborted):
 
 
 def test_registry_holds_the_expected_tools():
-    assert {tool.name for tool in REGISTRY} == EXPECTED_TOOLS
+    assert {tool.name for tool in BUILT_IN} == EXPECTED_TOOLS
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_schemas_are_object_rooted_ascii_and_valid(tool):
     variants = tool.output_schema["anyOf"]
     assert {variant["type"] for variant in variants} in ({"object"}, {"object", "null"})
@@ -197,7 +193,7 @@ def properties(schema, path=""):
             yield from properties(item, path)
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_every_result_field_has_its_meaning(tool):
     undescribed = [path for path, prop in properties(tool.output_schema) if "description" not in prop]
     assert not undescribed, undescribed
@@ -207,13 +203,13 @@ def test_a_result_field_means_the_same_in_every_tool():
     """One spelling, one meaning: a field (within the property that holds it) is described alike everywhere;
     `cell` is a written cell's reference in some results (described by its type) and the cell read in others."""
     meanings: dict[str, set[str]] = {}
-    for tool in REGISTRY:
+    for tool in BUILT_IN:
         for path, prop in properties(tool.output_schema):
             meanings.setdefault(".".join(path.split(".")[-2:]), set()).add(prop.get("description", ""))
     assert sorted(field for field, said in meanings.items() if len(said) > 1) == [".cell"]
 
 
-@pytest.mark.parametrize("tool", list(REGISTRY), ids=lambda tool: tool.name)
+@pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
 def test_annotations_say_only_what_differs_from_the_defaults(tool):
     hints = tool.annotations
     assert set(hints) <= set(HINT_DEFAULTS) and all(isinstance(value, bool) for value in hints.values())
@@ -221,10 +217,10 @@ def test_annotations_say_only_what_differs_from_the_defaults(tool):
     effective = {**HINT_DEFAULTS, **hints}
     if effective["readOnlyHint"]:
         assert set(hints) <= {"readOnlyHint", "untrustedContentHint"}, "write hints mean nothing on a read-only tool"
-    consequential = {t.name for t in REGISTRY if t.annotations.get("consequentialHint")}
+    consequential = {t.name for t in BUILT_IN if t.annotations.get("consequentialHint")}
     assert {"jupyter_delete_cell", "jupyter_run_cells", "jupyter_kernel_action", "jupyter_save_notebook"} <= consequential
     assert "jupyter_start_kernel" not in consequential
-    assert REGISTRY.get("jupyter_start_kernel").annotations.get("destructiveHint") is False
+    assert BUILT_IN.get("jupyter_start_kernel").annotations.get("destructiveHint") is False
 
 
 def test_unknown_argument_lists_accepted_ones():
@@ -268,7 +264,7 @@ def test_aborted_before_start():
 def test_importing_the_package_touches_no_javascript():
     import sys
 
-    assert pyodide_webmcp.REGISTRY is REGISTRY
+    assert callable(pyodide_webmcp.start) and len(BUILT_IN) >= 31  # every tool module imported, none touched js
     assert "js" not in sys.modules and "pyodide" not in sys.modules
 
 

@@ -12,7 +12,9 @@ from pyodide_webmcp.kit import (
     ErrorCode,
     ExpectedSourceHash,
     NotebookPath,
+    SourceWritten,
     ToolError,
+    cell_not_found,
     read_cells,
     replace_cell_source,
     tool,
@@ -62,15 +64,15 @@ class MarkArguments(Arguments):
 
 
 @tool("course_mark_for_review", "Mark an answer for review", read_only=False, destructive=False, idempotent=True,
-      reviewed=True)
-async def mark_for_review(args: MarkArguments, ctx: CallContext) -> dict:
+      reviewed=True, errors=(ErrorCode.CELL_NOT_FOUND, ErrorCode.STALE_CELL, ErrorCode.CELL_ACCESS_DENIED))
+async def mark_for_review(args: MarkArguments, ctx: CallContext) -> SourceWritten:
     """Put "# ready for review" at the top of an answer cell, if it still matches the sourceHash you read; returns the cell with its new sourceHash.
 
     Only once the human says the answer is done.
     """
     cell = next((c for c in await read_cells(ctx, args.notebookPath) if c.id == args.cellId), None)
-    if cell is None or cell.type != "code":
-        raise ToolError(ErrorCode.CELL_NOT_FOUND, f'No answer cell "{args.cellId}".', cellId=args.cellId)
+    if cell is None or cell.type != "code":  # hidden, missing or not code: the same error
+        raise cell_not_found(args.cellId, args.notebookPath or "the current notebook")
     if cell.source.startswith(MARK):
         raise ToolError(ErrorCode.INVALID_ARGUMENT, "This answer is marked already.", field="cellId")
     return await replace_cell_source(ctx, args.notebookPath, args.cellId, f"{MARK}\n{cell.source}",

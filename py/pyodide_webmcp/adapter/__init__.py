@@ -12,9 +12,9 @@ from pyodide.ffi import create_proxy, to_js
 from ..base.errors import ErrorCode, ToolError, error_payload
 from ..base.text import to_json
 from ..calls.budget import CallTable
-from ..calls.catalog import Catalog, Entry
+from ..calls.catalog import Catalog, Entry, Toolbox
 from ..calls.envelope import failure, wire
-from ..calls.tool import CallContext, NeverAborted, Registry
+from ..calls.tool import CallContext, NeverAborted
 from ..host import BootPath, Host
 from ..owner.site_settings import Settings
 from .ffi import js_value, to_python
@@ -54,7 +54,7 @@ def _arguments(raw: Any) -> Any:
         return raw
 
 
-async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
+async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     """Register the tools the owner's settings allow, and follow the settings live; returns how many took."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
@@ -74,7 +74,7 @@ async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
             context = CallContext(lab, abort, calls=calls, budget_ms=settings.current.call_budget_ms)
             started = performance.now()
             try:
-                envelope = await _call(registry, name, raw, context)
+                envelope = await _call(toolbox, name, raw, context)
             finally:
                 _time_call(name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
@@ -108,15 +108,15 @@ async def serve(host: Host, registry: Registry, catalog: Catalog) -> int:
     if settings.current.owner_tools:  # installed once the built-in tools serve: their start is not delayed
         from .owner_install import serve_site_tools
 
-        asyncio.ensure_future(serve_site_tools(host, registry, registrations, settings, notes, follow))
+        asyncio.ensure_future(serve_site_tools(host, toolbox, registrations, settings, notes, follow))
     return registrations.count
 
 
 
-async def _call(registry: Registry, name: str, raw: Any, context: CallContext) -> dict[str, Any]:
+async def _call(toolbox: Toolbox, name: str, raw: Any, context: CallContext) -> dict[str, Any]:
     """The tool's call; its module is imported on its first call (never an exception reaching the agent)."""
     try:
-        tool = registry.get(name)
+        tool = toolbox.get(name)
     except Exception as error:
         return failure(error_payload(error))
     if tool is None:

@@ -4,8 +4,7 @@ import asyncio
 import importlib
 from typing import Any, Awaitable, Callable
 
-from ..calls.catalog import Entry
-from ..calls.tool import Registry
+from ..calls.catalog import Entry, Toolbox
 from ..host import Host
 from ..owner.site_settings import Settings
 from ..owner.site_tools import load_tools, problem, status_note, wheel_url
@@ -17,24 +16,24 @@ FIRST_CALLS_ROOM_S = 1.0
 the site's wheels are fetched and installed beside them."""
 
 
-async def serve_site_tools(host: Host, registry: Registry, registrations: Registrations, settings: SettingsWatcher,
+async def serve_site_tools(host: Host, toolbox: Toolbox, registrations: Registrations, settings: SettingsWatcher,
                            notes: list[str], show: Callable[[Settings], Awaitable[None]]) -> None:
     """Install the site's tools and register them, saying so in the status (`notes`, shown by `show`)."""
     notes[:] = ["installing site tools"]
     await show(settings.current)
     await asyncio.sleep(FIRST_CALLS_ROOM_S)
     try:
-        note = await install_owner_tools(host.page, registry, registrations, settings.current.owner_tools)
+        note = await install_owner_tools(host.page, toolbox, registrations, settings.current.owner_tools)
     except Exception as error:  # never leaves the built-in tools without a status
         note = problem("site tools", error)
     notes[:] = [note] if note else []
     await show(settings.current)
 
 
-async def install_owner_tools(page: Any, registry: Registry, registrations: Registrations,
+async def install_owner_tools(page: Any, toolbox: Toolbox, registrations: Registrations,
                               wheels: tuple[str, ...]) -> str:
     """Install the wheels (each on its own: one that fails does not stop the others; no dependency is
-    fetched, so a wheel's own dependencies must be listed too), register their tools; returns the
+    fetched, so a wheel's own dependencies must be listed too), serve their tools; returns the
     status note."""
     import pyodide_js
 
@@ -43,7 +42,7 @@ async def install_owner_tools(page: Any, registry: Registry, registrations: Regi
         await pyodide_js.loadPackage("micropip")
         import micropip
     except Exception as error:  # the Pyodide in use has no micropip
-        return status_note(load_tools(registry, ()), [problem("micropip", error)])
+        return status_note(load_tools(toolbox.known(), ()), [problem("micropip", error)])
     from pyodide.http import pyfetch
 
     for path in wheels:
@@ -57,7 +56,7 @@ async def install_owner_tools(page: Any, registry: Registry, registrations: Regi
         except Exception as error:  # a broken wheel, a path outside the site
             problems.append(problem(path, error))
     importlib.invalidate_caches()
-    loaded = load_tools(registry)
-    failed = await registrations.add([Entry(tool.name, tool.handler.__module__, None, tool.descriptor())
-                                      for tool in loaded.tools])
+    loaded = load_tools(toolbox.known())
+    toolbox.add(loaded.tools)
+    failed = await registrations.add([Entry(tool.name, tool.module, None, tool.descriptor()) for tool in loaded.tools])
     return status_note(loaded, [*problems, *failed])

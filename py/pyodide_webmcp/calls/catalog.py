@@ -1,18 +1,75 @@
-"""The tools' catalog: what the page needs of every tool before the tool's code is imported.
+"""The tools by name, and their catalog: what the page needs of every tool before the tool's code is imported.
 
-Made from the registry on CPython when the extension is built, and shipped in the package
-(catalog.json) and in the extension's manifest (the descriptors the page lists early). At start in
-the page the registry learns from it which module defines each tool; a tool's module, argument
-model and validator are imported and built on the tool's first call.
+A `Toolbox` holds the tools the modules it knows export, importing a module on the first lookup of one of
+its tools. The catalog is made from the built-in toolbox on CPython when the extension is built, and
+shipped in the package (catalog.json) and in the extension's manifest (the descriptors the page lists
+early). At start in the page the toolbox learns from it which module defines each tool; a tool's module,
+argument model and validator are imported and built on the tool's first call.
 """
 
+import importlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from .early import descriptors_digest, early_tools
-from .tool import Registry
+from .tool import Tool, tools_of
+
+
+class Toolbox:
+    """Tools by name. `modules`: every module that exports some (iterating imports them all); `located`: which
+    module exports which tool (from the catalog), so that a lookup imports only that one."""
+
+    def __init__(self, modules: Iterable[str] = ()) -> None:
+        self._modules = tuple(modules)
+        self._located: dict[str, str] = {}
+        self._tools: dict[str, Tool] = {}
+        self._imported: set[str] = set()
+
+    def locate(self, located: dict[str, str]) -> None:
+        self._located = dict(located)
+
+    def add(self, tools: Iterable[Tool]) -> None:
+        """Tools beyond the modules' (a site's own); ValueError for a name already taken."""
+        for tool in tools:
+            if self._tools.get(tool.name, tool) is not tool:
+                raise ValueError(f"duplicate tool {tool.name}")
+            self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Optional[Tool]:
+        if name not in self._tools:
+            module = self._located.get(name)
+            if module is not None:
+                self._import(module)
+            else:
+                self._import_all()
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        """Every tool's name (importing every module)."""
+        return [tool.name for tool in self]
+
+    def known(self) -> set[str]:
+        """The names of the tools it has or knows where to find, importing nothing."""
+        return {*self._located, *self._tools}
+
+    def __iter__(self) -> Iterator[Tool]:
+        self._import_all()
+        return iter(list(self._tools.values()))
+
+    def __len__(self) -> int:
+        self._import_all()
+        return len(self._tools)
+
+    def _import_all(self) -> None:
+        for module in self._modules:
+            self._import(module)
+
+    def _import(self, module: str) -> None:
+        if module not in self._imported:
+            self.add(tools_of(importlib.import_module(module)))
+            self._imported.add(module)
 
 CATALOG_FILE = Path(__file__).with_name("catalog.json")
 
@@ -34,11 +91,9 @@ class Catalog:
         return {entry.name: entry.module for entry in self.entries}
 
 
-def catalog_of(registry: Registry) -> Catalog:
+def catalog_of(toolbox: Toolbox) -> Catalog:
     """The catalog of every tool, read off their definitions (all imported)."""
-    entries = tuple(
-        Entry(tool.name, tool.handler.__module__, tool.setting, tool.descriptor()) for tool in registry
-    )
+    entries = tuple(Entry(tool.name, tool.module, tool.setting, tool.descriptor()) for tool in toolbox)
     return Catalog(entries, descriptors_digest(entry.descriptor for entry in entries))
 
 
@@ -55,10 +110,10 @@ def to_data(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def load_catalog(registry: Registry, path: Path = CATALOG_FILE) -> Catalog:
-    """The shipped catalog; in a source checkout, where none was built, the registry's own (all imported)."""
+def load_catalog(toolbox: Toolbox, path: Path = CATALOG_FILE) -> Catalog:
+    """The shipped catalog; in a source checkout, where none was built, the toolbox's own (all imported)."""
     if not path.exists():
-        return catalog_of(registry)
+        return catalog_of(toolbox)
     data = json.loads(path.read_text())
     entries = tuple(Entry(t["name"], t["module"], t["setting"], t["descriptor"]) for t in data["tools"])
     return Catalog(entries, data["digest"])

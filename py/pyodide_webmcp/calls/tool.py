@@ -1,16 +1,16 @@
-"""The tool registry: a tool is one typed async function plus a decorator."""
+"""A tool: one typed async function plus a decorator, which makes the `Tool` its module exports; the tool owns
+its wire descriptor, its schemas and the call path within the budget."""
 
 import asyncio
-import importlib
+import contextvars
 import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
-from types import UnionType
+from types import ModuleType, UnionType
 from typing import (
     Any,
     Awaitable,
     Callable,
-    Iterator,
     Optional,
     TypeVar,
     Union,
@@ -69,6 +69,7 @@ class CallContext:
     tool: str = ""
     calls: Optional[CallTable] = None
     budget_ms: int = limits.CALL_BUDGET_MS
+    key: object = field(default_factory=object, repr=False)  # this call's own: the kit's context names it
 
     def wait_on(self, notebook: Optional[NotebookPort] = None, **what: Unpack[WaitingFor]) -> None:
         """Say what this call waits for now, and in which notebook; a pending result reports it."""
@@ -80,7 +81,10 @@ class CallContext:
         return pending_result(call, self.budget_ms / 1000, self.lab.dialogs.open_dialogs(), answered)
 
 
-Handler = Callable[[Any, CallContext], Awaitable[Any]]
+CURRENT_CALL: contextvars.ContextVar[CallContext] = contextvars.ContextVar("webmcp_call_context")
+"""The context of the tool call this code runs for (the kit's functions reach the lab through it)."""
+
+Handler = Callable[[Any, Any], Awaitable[Any]]
 """A tool: `async def fn(args: SomeArguments, ctx) -> ResultType` (its arguments model is checked on every call)."""
 AnyHandler = TypeVar("AnyHandler", bound=Handler)
 
@@ -107,6 +111,12 @@ class Tool:
     handler: Handler = field(repr=False)
     budgeted: bool = True  # False for the tools that wait on other calls (they bound their own waits)
     setting: Optional[str] = None  # the owner's setting (its key) that turns this opt-in tool on
+    context: Optional[Callable[[CallContext], Any]] = field(default=None, repr=False)  # what the handler gets
+
+    @property
+    def module(self) -> str:
+        """The module that defines it (and exports it)."""
+        return self.handler.__module__
 
     @property
     def hints(self) -> dict[str, bool]:
@@ -153,7 +163,11 @@ class Tool:
                 raise ToolError(ErrorCode.ABORTED, "The call was aborted before it started.")
             arguments = parse_arguments(self.arguments, raw_arguments)
             context.tool = self.name
-            result = await self.handler(arguments, context)
+            token = CURRENT_CALL.set(context)
+            try:
+                result = await self.handler(arguments, context if self.context is None else self.context(context))
+            finally:
+                CURRENT_CALL.reset(token)
             if isinstance(result, WithImages):
                 return with_images(success(result.payload), result.images)
             return result if isinstance(result, Delivered) else success(result)
@@ -163,95 +177,58 @@ class Tool:
             return failure(error_payload(exc))
 
 
-TOOLS_PACKAGE = "pyodide_webmcp.tools"
-"""Its `import_all` imports every tool module, which registers every tool."""
+def tool(
+    name: str,
+    title: str,
+    *,
+    read_only: bool,
+    errors: tuple[ErrorCode, ...] = (),
+    destructive: Optional[bool] = None,
+    idempotent: Optional[bool] = None,
+    consequential: bool = False,
+    untrusted_content: bool = True,
+    reviewed: bool = False,
+    budgeted: bool = True,
+    setting: Optional[str] = None,
+    context: Optional[Callable[[CallContext], Any]] = None,
+) -> Callable[[Handler], Tool]:
+    """Make `async def fn(args: SomeArguments, ctx) -> ResultType` a tool: the `Tool` its module exports.
+
+    The docstring is the description (`reviewed` adds the one sentence on Propose mode); the argument
+    and return annotations give the input and output schemas; `errors` are the codes it may return
+    besides the common ones (the reference documents them; each error result carries its own hint).
+    A tool that writes must say whether it is destructive and idempotent; `consequential` marks what
+    the human cannot take back. `context` makes what the handler gets of the call (the kit's narrow
+    context for a site's own tools); by default, the whole `CallContext`.
+    """
+    if not read_only and (destructive is None or idempotent is None):
+        raise ValueError(f"{name}: a tool that writes must declare destructive and idempotent")
+
+    def make(handler: Handler) -> Tool:
+        hints = get_type_hints(handler)
+        first_parameter = next(iter(inspect.signature(handler).parameters))
+        description = unwrapped(inspect.cleandoc(handler.__doc__ or ""))
+        return Tool(
+            name=name,
+            title=title,
+            description=f"{description} {PROPOSE_MODE}" if reviewed else description,
+            annotations=annotations(read_only, destructive, idempotent, consequential, untrusted_content),
+            errors=errors,
+            arguments=hints[first_parameter],
+            result=result_shape(hints.get("return", Any)),
+            handler=handler,
+            budgeted=budgeted,
+            setting=setting,
+            context=context,
+        )
+
+    return make
 
 
-class Registry:
-    """Every tool, registered by its module's import. Where the catalog says which module defines a tool
-    (`modules`), a lookup imports only that one, on the tool's first call; iterating imports them all."""
-
-    def __init__(self) -> None:
-        self._tools: dict[str, Tool] = {}
-        self.modules: dict[str, str] = {}
-
-    def tool(
-        self,
-        name: str,
-        title: str,
-        *,
-        read_only: bool,
-        errors: tuple[ErrorCode, ...] = (),
-        destructive: Optional[bool] = None,
-        idempotent: Optional[bool] = None,
-        consequential: bool = False,
-        untrusted_content: bool = True,
-        reviewed: bool = False,
-        budgeted: bool = True,
-        setting: Optional[str] = None,
-    ) -> Callable[[AnyHandler], AnyHandler]:
-        """Register `async def fn(args: SomeArguments, ctx) -> ResultType`.
-
-        The docstring is the description (`reviewed` adds the one sentence on Propose mode); the argument
-        and return annotations give the input and output schemas; `errors` are the codes it may return
-        besides the common ones (the reference documents them; each error result carries its own hint).
-        A tool that writes must say whether it is destructive and idempotent; `consequential` marks what
-        the human cannot take back.
-        """
-        if not read_only and (destructive is None or idempotent is None):
-            raise ValueError(f"{name}: a tool that writes must declare destructive and idempotent")
-
-        def register(handler: AnyHandler) -> AnyHandler:
-            if name in self._tools or self.modules.get(name, handler.__module__) != handler.__module__:
-                raise ValueError(f"duplicate tool {name}")
-            hints = get_type_hints(handler)
-            first_parameter = next(iter(inspect.signature(handler).parameters))
-            description = unwrapped(inspect.cleandoc(handler.__doc__ or ""))
-            self._tools[name] = Tool(
-                name=name,
-                title=title,
-                description=f"{description} {PROPOSE_MODE}" if reviewed else description,
-                annotations=annotations(read_only, destructive, idempotent, consequential, untrusted_content),
-                errors=errors,
-                arguments=hints[first_parameter],
-                result=result_shape(hints["return"]),
-                handler=handler,
-                budgeted=budgeted,
-                setting=setting,
-            )
-            return handler
-
-        return register
-
-    def __iter__(self) -> Iterator[Tool]:
-        self._import_all()
-        return iter(self._tools.values())
-
-    def __len__(self) -> int:
-        self._import_all()
-        return len(self._tools)
-
-    def get(self, name: str) -> Optional[Tool]:
-        if name not in self._tools:
-            if name in self.modules:
-                importlib.import_module(self.modules[name])
-            else:
-                self._import_all()
-        return self._tools.get(name)
-
-    def names(self) -> list[str]:
-        """The tools registered so far (importing none)."""
-        return list(self._tools)
-
-    def get_registered(self, name: str) -> Tool:
-        return self._tools[name]
-
-    def remove(self, name: str) -> None:
-        del self._tools[name]
-
-    @staticmethod
-    def _import_all() -> None:
-        importlib.import_module(TOOLS_PACKAGE).import_all()
+def tools_of(module: ModuleType) -> list[Tool]:
+    """The tools a module exports: its module-level tools, in the order it defines them."""
+    return [value for value in vars(module).values()
+            if isinstance(value, Tool) and value.handler.__module__ == module.__name__]
 
 
 def unwrapped(text: str) -> str:
@@ -283,6 +260,3 @@ HINT_DEFAULTS = {
     "untrustedContentHint": False,
 }
 
-
-REGISTRY = Registry()
-tool = REGISTRY.tool

@@ -2,6 +2,8 @@
 
     from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 
+    call(MemoryLab(MemoryNotebook("a.ipynb", [cell("x = 1")])), your_tool, {"notebookPath": "a.ipynb"})
+
 Browser tests remain the proof that the adapter behaves like this; here a
 notebook is a list of nbformat cells, and a code cell "runs" by awaiting
 `run_delay` seconds and printing its source.
@@ -12,16 +14,17 @@ import contextlib
 import io
 import itertools
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from pyodide_webmcp.base.shapes import Action, Actor, KernelInfo, KernelStatus
 from pyodide_webmcp.calls.dialog_views import Dialog
-from pyodide_webmcp.calls.tool import REGISTRY, CallContext
+from pyodide_webmcp.calls.tool import CallContext, Tool
 from pyodide_webmcp.lab.snippet_outputs import SnippetLog, SnippetOutputs
 from pyodide_webmcp.notebook.access import Access, cell_access, notebook_access
 from pyodide_webmcp.notebook.provenance import add_history
 from pyodide_webmcp.owner.site_settings import AccessDefaults
 from pyodide_webmcp.port import CellList, CellRecord, CommandInfo, EditorState
+from pyodide_webmcp.tools import BUILT_IN
 
 _ids = itertools.count()
 
@@ -340,16 +343,17 @@ def run(coroutine: Any) -> Any:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-def call_result(lab: Any, name: str, arguments: Any, **context: Any) -> dict[str, Any]:
-    """One tool call on the lab, as the page gets it: the whole result (payload, error flag); `context` sets the
-    call's CallContext (abort, calls, budget_ms)."""
-    tool = REGISTRY.get(name)
-    if tool is None:
-        raise KeyError(f"no tool {name}")
-    result: dict[str, Any] = run(tool.call(arguments, CallContext(lab, **context)))
+def call_result(lab: Any, tool: Union[Tool, str], arguments: Any, **context: Any) -> dict[str, Any]:
+    """One call of a tool (yours, or a built-in one by name) on the lab, as the page gets it: the whole result
+    (payload, error flag); `context` sets the call's context (abort, calls, budget_ms)."""
+    found = BUILT_IN.get(tool) if isinstance(tool, str) else tool
+    if found is None:
+        raise KeyError(f"no tool {tool}")
+    result: dict[str, Any] = run(found.call(arguments, CallContext(lab, **context)))
     return result
 
 
-def call(lab: Any, name: str, arguments: Any, **context: Any) -> Any:
-    """One tool call on the lab, as the agent gets it: the result's payload (an error's too)."""
-    return call_result(lab, name, arguments, **context)["structuredContent"]
+def call(lab: Any, tool: Union[Tool, str], arguments: Any, **context: Any) -> Any:
+    """One call of a tool (yours, or a built-in one by name) on the lab, as the agent gets it: the result's
+    payload (an error's too)."""
+    return call_result(lab, tool, arguments, **context)["structuredContent"]

@@ -1,8 +1,9 @@
 """The one guarded write of cell sources: every edit checked before any applies, then applied together.
 
 jupyter_update_cell, jupyter_update_cells and a kit tool's `replace_cell_source` all write sources
-through it, so each is refused unless the cell still has the sourceHash the agent read and the agent may
-write it, and in Propose mode the human sees the diff first.
+through it, so each is refused unless the source is one an agent may write (`check_written_source`), the
+cell still has the sourceHash the agent read and the agent may write it, and in Propose mode the human sees
+the diff first.
 """
 
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Annotated, Callable, Optional, Sequence, TypeVar
 from pydantic import Field
 from typing_extensions import NotRequired
 
+from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import (
     CellRef,
@@ -21,6 +23,7 @@ from ..base.shapes import (
     Outcome,
     ProposalOutcome,
 )
+from ..calls.schema import require_max_bytes
 from ..calls.tool import CallContext
 from ..port import NotebookPort
 from .guarded_write import Plan, check_source, reviewed_write
@@ -28,6 +31,14 @@ from .propose import diff_lines
 from .resolve import find_cell, info_of
 from .same_origin import require_same_origin
 from .views import cell_ref, cell_snapshot
+
+
+def check_written_source(field: str, source: str, cell_type: str) -> None:
+    """A source an agent may write: within the write bound (INVALID_ARGUMENT with its bytes, never cut), and
+    markdown that loads nothing from another origin as it renders."""
+    require_max_bytes(field, source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
+    require_same_origin(field, source, cell_type)
+
 
 STALE_SOURCE = "Cell changed since it was read."
 """What STALE_CELL says when a write's expected sourceHash no longer matches."""
@@ -90,7 +101,7 @@ def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
                 raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Cell "{edit.cell_id}" is given twice.', field=edit.field + "cellId")
             check_source(records[index], edit.expected_source_hash, STALE_SOURCE, replaces_all=True,
                          overwrite_unread=edit.overwrite_unread)
-            require_same_origin(edit.field + "source", edit.source, edit.cell_type or records[index].type)
+            check_written_source(edit.field + "source", edit.source, edit.cell_type or records[index].type)
             indexes.append(index)
 
         def apply() -> Written:
@@ -121,5 +132,8 @@ def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
 
 async def write_sources(ctx: CallContext, notebook_path: Optional[str], edits: Sequence[SourceEdit],
                         result: Callable[[NotebookPort, list[str]], Written]) -> Written:
-    """Apply the edits through the guarded, reviewable write (Propose mode reviews every update)."""
+    """Apply the edits through the guarded, reviewable write (Propose mode reviews every update); a source over
+    the bound is refused first, before anything is looked up."""
+    for edit in edits:
+        require_max_bytes(edit.field + "source", edit.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     return await reviewed_write(ctx, notebook_path, "update", source_edit_plan(ctx, edits, result))

@@ -1,19 +1,20 @@
 """A site's own tools: Python wheels the site ships, installed when the page opens, whose tools are
 registered beside the built-in ones. Pure: the adapter installs the wheels (adapter/owner_install.py).
 
-A wheel offers tools through an entry point in the group `pyodide_webmcp.tools`; loading it imports its
-module, whose `pyodide_webmcp.kit.tool` functions register themselves. Names beginning `jupyter_` are
-the bridge's own. Whatever fails (a wheel that will not install, a module that will not import, a name
+A wheel offers tools through an entry point in the group `pyodide_webmcp.tools`: a module (its tools are
+the ones it defines with `pyodide_webmcp.kit.tool`), or one tool, or a list of them. Names beginning
+`jupyter_` are the bridge's own. Whatever fails (a wheel that will not install, a module that will not import, a name
 taken) is a problem reported in the status line; the built-in tools go on either way.
 """
 
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Callable, Iterable
+from types import ModuleType
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 from ..base.text import clamp_chars
-from ..calls.tool import Registry, Tool
+from ..calls.tool import Tool, tools_of
 
 ENTRY_POINT_GROUP = "pyodide_webmcp.tools"
 BUILT_IN_PREFIX = "jupyter_"
@@ -41,22 +42,39 @@ def problem(subject: str, error: BaseException) -> str:
     return clamp_chars(f"{subject}: {type(error).__name__}: {error}", MAX_PROBLEM_CHARS)[0]
 
 
-def load_tools(registry: Registry, found: Iterable[EntryPoint] | None = None) -> Loaded:
-    """Import every entry point of the group (default: those installed) and take the tools each registered."""
+def exported(value: Any) -> list[Tool]:
+    """The tools an entry point names: a module's own, one tool, or a list; TypeError for anything else."""
+    if isinstance(value, ModuleType):
+        return tools_of(value)
+    if isinstance(value, Tool):
+        return [value]
+    if isinstance(value, (list, tuple)) and all(isinstance(item, Tool) for item in value):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not a module, a tool or a list of tools")
+
+
+def load_tools(taken: Iterable[str], found: Iterable[EntryPoint] | None = None) -> Loaded:
+    """The tools of every entry point of the group (default: those installed), none of them named as one of
+    `taken` (the built-in tools), or as another."""
+    names = set(taken)
     tools: list[Tool] = []
     problems: list[str] = []
     for entry in entry_points(group=ENTRY_POINT_GROUP) if found is None else found:
-        before = set(registry.names())
         try:
-            entry.load()
+            offered = exported(entry.load())
         except Exception as error:  # an owner's code: whatever it raises is a problem to report
             problems.append(problem(entry.value, error))
-        for name in sorted(set(registry.names()) - before):
-            if name.startswith(BUILT_IN_PREFIX):
-                registry.remove(name)
-                problems.append(f"{entry.value}: {name}: names beginning {BUILT_IN_PREFIX} are the bridge's own")
+            continue
+        if not offered:
+            problems.append(f"{entry.value}: defines no tool (pyodide_webmcp.kit.tool)")
+        for tool in offered:
+            if tool.name.startswith(BUILT_IN_PREFIX):
+                problems.append(f"{entry.value}: {tool.name}: names beginning {BUILT_IN_PREFIX} are the bridge's own")
+            elif tool.name in names:
+                problems.append(f"{entry.value}: {tool.name}: a tool of that name is already served")
             else:
-                tools.append(registry.get_registered(name))
+                names.add(tool.name)
+                tools.append(tool)
     return Loaded(tuple(tools), tuple(problems))
 
 

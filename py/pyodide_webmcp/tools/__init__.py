@@ -1,9 +1,9 @@
-"""The tools, one module per job; importing a module registers its tools (registry.tool).
+"""The built-in tools, one module per job, each exporting its tools (calls.tool.tool makes them).
 
 Importing this package imports none of them: the page imports a tool's module on its first call.
 """
 
-import importlib
+from ..calls.catalog import Toolbox
 
 MODULES = (
     "calls",
@@ -23,7 +23,5 @@ MODULES = (
 )
 
 
-def import_all() -> None:
-    """Register every tool."""
-    for module in MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+BUILT_IN = Toolbox(f"{__name__}.{module}" for module in MODULES)
+"""Every built-in tool, by name."""

@@ -11,14 +11,13 @@ from typing_extensions import NotRequired
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import CellRef, NotebookField, Outcome, Placement, ProposalOutcome
-from ..calls.schema import Arguments, require_max_bytes, text_bound
+from ..calls.schema import Arguments, text_bound
 from ..calls.tool import CallContext, tool
 from ..notebook.arguments import CellId, ExpectedSourceHash, NotebookPath
 from ..notebook.guarded_write import Plan, check_source, reviewed_write
 from ..notebook.propose import diff_lines
 from ..notebook.resolve import CHANGE_ERRORS, WRITE_ERRORS, find_cell, info_of
-from ..notebook.same_origin import require_same_origin
-from ..notebook.source_edits import STALE_SOURCE
+from ..notebook.source_edits import STALE_SOURCE, check_written_source
 from ..notebook.views import cell_ref
 from ..port import NotebookPort
 
@@ -61,9 +60,7 @@ def replaced(source: str, old: str, new: str) -> str:
             detail=detail,
             occurrences=occurrences,
         )
-    result = source.replace(old, new, 1)
-    require_max_bytes("new", result, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    return result
+    return source.replace(old, new, 1)
 
 
 @tool("jupyter_replace_in_cell", "Replace text in a cell", read_only=False, destructive=True, idempotent=True,
@@ -74,8 +71,6 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
     For a small edit, or a cell you read only in part; to rewrite a whole cell
     use jupyter_update_cell.
     """
-    require_max_bytes("old", args.old, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    require_max_bytes("new", args.new, limits.MAX_CELL_SOURCE_WRITE_BYTES)
 
     def plan(notebook: NotebookPort) -> Plan[EditResult]:
         records = notebook.cells()
@@ -83,7 +78,7 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
         record = records[index]
         check_source(record, args.expectedSourceHash, STALE_SOURCE)
         source = replaced(record.source, args.old, args.new)
-        require_same_origin("new", source, record.type)
+        check_written_source("new", source, record.type)
 
         def apply() -> EditResult:
             notebook.set_source(index, source)

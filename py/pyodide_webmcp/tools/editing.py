@@ -18,7 +18,7 @@ from ..base.shapes import (
     ProposalOutcome,
     is_cell_type,
 )
-from ..calls.schema import Arguments, require_max_bytes
+from ..calls.schema import Arguments
 from ..calls.tool import CallContext, tool
 from ..notebook.arguments import (
     CellId,
@@ -35,11 +35,11 @@ from ..notebook.resolve import (
     find_cell,
     info_of,
 )
-from ..notebook.same_origin import require_same_origin
 from ..notebook.source_edits import (
     CellResult,
     CellsResult,
     SourceEdit,
+    check_written_source,
     write_sources,
     written,
     written_refs,
@@ -55,12 +55,6 @@ def checked_type(cell_type: str) -> CellType:
             cellType=cell_type,
         )
     return cell_type
-
-
-def checked_source(field: str, source: str, cell_type: str) -> None:
-    """A source the agent may write: within its bound, and markdown that loads nothing from elsewhere."""
-    require_max_bytes(field, source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
-    require_same_origin(field, source, cell_type)
 
 
 # Inserting -------------------------------------------------------------------------------------
@@ -106,7 +100,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
     """
     new = _new_cells(args)
     for number, (cell_type, source) in enumerate(new):
-        checked_source("source" if args.cells is None else f"cells.{number}.source", source, cell_type)
+        check_written_source("source" if args.cells is None else f"cells.{number}.source", source, cell_type)
 
     reference_id = args.referenceCellId  # fixed at the first check: the active cell may move while the human decides
 
@@ -174,7 +168,6 @@ async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult
     For a few lines, jupyter_replace_in_cell sends less; for several cells at
     once, jupyter_update_cells.
     """
-    require_max_bytes("source", args.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     return await write_sources(ctx, args.notebookPath, [source_edit(args)], lambda notebook, ids: written(notebook, ids[0]))
 
 
@@ -199,8 +192,6 @@ async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsRes
     written. For one cell, use jupyter_update_cell.
     """
     prefixes = [f"cells.{number}." for number in range(len(args.cells))]
-    for edit, prefix in zip(args.cells, prefixes):
-        require_max_bytes(prefix + "source", edit.source, limits.MAX_CELL_SOURCE_WRITE_BYTES)
     return await write_sources(ctx, args.notebookPath, [source_edit(edit, prefix) for edit, prefix in zip(args.cells, prefixes)],
                                written_refs)
 

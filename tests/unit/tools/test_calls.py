@@ -3,8 +3,9 @@
 import json
 
 from pyodide_webmcp.calls.budget import CallTable
-from pyodide_webmcp.calls.tool import REGISTRY, CallContext
+from pyodide_webmcp.calls.tool import CallContext
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, cell
+from pyodide_webmcp.tools import BUILT_IN
 
 from tests.unit.aio import run
 
@@ -16,19 +17,19 @@ def test_every_call_answers_within_the_budget_and_its_result_arrives_later():
         lab = MemoryLab(notebook)
         table = CallTable()
         context = CallContext(lab, calls=table, budget_ms=100)
-        first = json.loads((await REGISTRY.get("jupyter_run_cells").call({"cellIds": ["s"]}, context))["content"][0]["text"])
+        first = json.loads((await BUILT_IN.get("jupyter_run_cells").call({"cellIds": ["s"]}, context))["content"][0]["text"])
         assert first["status"] == "pending" and first["tool"] == "jupyter_run_cells"
         assert first["waitingFor"] == {"kind": "kernel", "cellId": "s", "done": 0, "total": 1}
         assert "jupyter_wait_for_result" in first["message"] and "restart" in first["message"]
         waiting = CallContext(lab, calls=table, budget_ms=100)
-        again = await REGISTRY.get("jupyter_wait_for_result").call({"pendingId": first["pendingId"]}, waiting)
+        again = await BUILT_IN.get("jupyter_wait_for_result").call({"pendingId": first["pendingId"]}, waiting)
         assert json.loads(again["content"][0]["text"])["status"] == "pending"
-        final = await REGISTRY.get("jupyter_wait_for_result").call(
+        final = await BUILT_IN.get("jupyter_wait_for_result").call(
             {"pendingId": first["pendingId"]}, CallContext(lab, calls=table, budget_ms=2000)
         )
         result = json.loads(final["content"][0]["text"])
         assert result["status"] == "ok" and result["results"][0]["outputSummary"] == "slow()"
-        missing = await REGISTRY.get("jupyter_wait_for_result").call({"pendingId": "call-999"}, waiting)
+        missing = await BUILT_IN.get("jupyter_wait_for_result").call({"pendingId": "call-999"}, waiting)
         assert missing["isError"] and missing["structuredContent"]["error"] == "PENDING_CALL_NOT_FOUND"
 
     run(scenario())

@@ -221,11 +221,11 @@ def test_inserts_are_reviewed_only_when_the_human_chose_so_even_in_an_empty_note
 
 
 def test_an_empty_list_of_cells_is_an_invalid_argument_that_the_schema_states():
-    from pyodide_webmcp.calls.tool import REGISTRY
+    from pyodide_webmcp.tools import BUILT_IN
 
     lab = MemoryLab(notebook_of(("a", "1")))
     for name, field in (("jupyter_update_cells", "cells"), ("jupyter_insert_cell", "cells")):
         error = call(lab, name, {field: []})
         assert error["error"] == "INVALID_ARGUMENT" and error["field"] == field, name
-        assert REGISTRY.get(name).input_schema["properties"][field]["minItems"] == 1
+        assert BUILT_IN.get(name).input_schema["properties"][field]["minItems"] == 1
     assert [c.source for c in lab.current.cells()] == ["1"]
