@@ -171,8 +171,10 @@ def build_wheel(browser: str | None) -> Path:
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", DIST, ROOT,
         env=wheel_environment(os.environ, browser))
     wheel = next(DIST.glob("*.whl"))
+    kit = Path(shutil.copy2(next((BUILD / "bridge-wheels").glob(f"{BRIDGE_MODULE}-*.whl")), DIST))
     log(f"wheel: {wheel.relative_to(ROOT)}, {wheel.stat().st_size / 2**20:.1f} MiB"
-        f"{'' if browser else ', plain start (no memory snapshot)'}")
+        f"{'' if browser else ', plain start (no memory snapshot)'}; the bridge's own package for CPython (the "
+        f"kit, which it needs): {kit.relative_to(ROOT)}, {kit.stat().st_size / 2**10:.0f} KiB")
     snapshot = json.loads((BRIDGE_ASSETS / "manifest.json").read_text()).get("snapshot")
     if snapshot:
         log(f"memory snapshot: {snapshot['heapBytes'] / 2**20:.1f} MiB of wasm heap; the heap as it was made (MiB):")
@@ -185,7 +187,8 @@ def build_site(browser: str | None) -> None:
     """The prebuilt wheel installed into the venv as a user would, then a stock `jupyter lite build` of lite/.
     Without a browser the bridge starts plainly (no memory snapshot)."""
     wheel = build_wheel(browser)  # its build hook prepares the site's Pyodide too (the wheel ships it)
-    run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
+    run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel,
+        *DIST.glob(f"{BRIDGE_MODULE}-*.whl"))
     lite_build(SITE)
 
 

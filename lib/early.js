@@ -3,7 +3,9 @@
 // interpreter starts.
 // A call waits for Python, then Python serves it; past the default call budget it is refused,
 // not run (BRIDGE_STARTING), and if Python never starts it is refused too (BRIDGE_UNAVAILABLE).
-// Python takes these registrations over, or withdraws them when its tools differ.
+// Python takes these registrations over, or withdraws them when its tools differ. The site's own tools,
+// which the site build lists in the manifest too (`siteTools`), are listed beside them: Python serves
+// their calls once it has installed the site's wheels.
 
 /**
  * Register the early descriptors the settings allow (a tool behind an opt-in switch only when the
@@ -20,7 +22,8 @@ export function registerEarly(modelContext, manifest, settings) {
   let settle;
   const outcome = new Promise(resolve => (settle = resolve));
   const controllers = {};
-  for (const { setting, ...descriptor } of early.tools) {
+  const siteTools = (manifest.siteTools && manifest.siteTools.tools) || [];
+  for (const { setting, ...descriptor } of [...early.tools, ...siteTools]) {
     if (setting && composite[setting] !== true) {
       continue;
     }
@@ -48,7 +51,12 @@ export function registerEarly(modelContext, manifest, settings) {
     }
   }
   return {
-    handoff: { digest: early.digest, controllers, serve: (name, handler) => served.set(name, handler) },
+    handoff: {
+      digest: early.digest,
+      controllers,
+      siteTools,
+      serve: (name, handler) => served.set(name, handler)
+    },
     started: () => settle('started'),
     failed: () => {
       settle('failed');

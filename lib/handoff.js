@@ -59,6 +59,7 @@ import { Widget } from '@lumino/widgets';
  * @typedef {object} EarlyTools
  * @property {string} digest the digest of the descriptors listed
  * @property {Record<string, AbortController>} controllers each listed tool's registration, by name
+ * @property {object[]} siteTools the descriptors of the site's own tools among them (listed by the site build)
  * @property {(name: string, handler: Function) => void} serve hands the calls of tool `name` to `handler`
  */
 

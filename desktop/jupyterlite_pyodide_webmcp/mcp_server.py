@@ -26,7 +26,8 @@ KERNEL_CODE_TOOLS = ("jupyter_run_cells", "jupyter_run_code")  # what they run m
 
 @dataclass
 class Catalog:
-    """What the bridge's build says of its tools: descriptors (title, every hint), the budget, its refusals."""
+    """What the bridge's build says of its tools (the site build adds the site's own): descriptors (title,
+    every hint), the budget, its refusals."""
 
     tools: dict[str, dict[str, Any]] = field(default_factory=dict)
     budget_s: float = 20.0
@@ -36,8 +37,10 @@ class Catalog:
     def from_manifest(cls, path: Path) -> "Catalog":
         if not path.is_file():
             return cls()
-        early = json.loads(path.read_text())["early"]
-        return cls({tool["name"]: tool for tool in early["tools"]}, early["budgetMs"] / 1000, early["starting"])
+        manifest = json.loads(path.read_text())
+        early, site = manifest["early"], manifest.get("siteTools") or {}
+        tools = {tool["name"]: tool for tool in [*early["tools"], *site.get("tools", [])]}
+        return cls(tools, early["budgetMs"] / 1000, early["starting"])
 
     def default_tools(self) -> list[dict[str, Any]]:
         """The tools every page lists before its Python starts (not the opt-in ones)."""

@@ -80,6 +80,8 @@ class EarlyTools(Protocol):
     """The digest of the descriptors listed (the catalog's, made when the extension was built)."""
     controllers: JsObject
     """{tool name: the AbortController it was registered with}."""
+    siteTools: JsObject
+    """The descriptors of the site's own tools among them, as the site build listed them (a JS array)."""
 
     def serve(self, name: str, handler: Callable[..., Any]) -> None:
         """Hand the calls of the early-listed tool `name` to `handler` (the tool's execute)."""

@@ -113,3 +113,39 @@ def test_a_write_is_reviewed_in_propose_mode(lab):
                    what="the accepted change")
     finally:
         lab.page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-pyodide-webmcp:toggle-propose-mode')")
+
+
+def test_the_site_build_lists_the_sites_tools_in_the_manifest(owner_site):
+    import urllib.request
+
+    with urllib.request.urlopen(f"{owner_site}/extensions/jupyterlite-pyodide-webmcp/static/bridge/manifest.json") as r:
+        listed = json.load(r)["siteTools"]
+    assert [tool["name"] for tool in listed["tools"]] == ["course_list_exercises", "course_mark_for_review",
+                                                          "site_raises_boom"]
+    assert any("site_missing_dep: ModuleNotFoundError" in problem for problem in listed["problems"])
+    assert any("jupyter_site_cells: names beginning jupyter_" in problem for problem in listed["problems"])
+
+
+def test_the_sites_tools_are_listed_from_the_start_and_a_call_waits_for_their_install(browser, owner_site):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(f"{owner_site}/lab/index.html?path=week1.ipynb")
+        page.wait_for_function(
+            "async () => (await document.modelContext.getTools()).some(t => t.name === 'course_list_exercises')",
+            timeout=BOOT_TIMEOUT_MS, polling=50)
+        state = page.locator(STATUS).first.get_attribute("data-state")
+        early = Lab(page, owner_site)
+        early.start_call("course_list_exercises", {"notebookPath": "week1.ipynb"})
+        said_then = page.locator(STATUS).first.text_content()
+        result = early.finish_call()
+        assert result == {"exercises": [{"title": "Exercise 1: add", "answerCellId": "a1", "answered": True}]}
+        assert state == "booting" or "installing site tools" in said_then  # called before the install was done
+        page.wait_for_function("s => !document.querySelector(s).textContent.includes('installing site tools')",
+                               arg=STATUS, timeout=BOOT_TIMEOUT_MS)
+        after = payload(page.webmcp.call_tool("course_list_exercises", {"notebookPath": "week1.ipynb"}))
+        assert after == result
+        names = [tool["name"] for tool in page.webmcp.tools()]
+        assert names.count("course_list_exercises") == 1 and "site_raises_boom" in names
+    finally:
+        context.close()

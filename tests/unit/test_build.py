@@ -29,12 +29,10 @@ def test_build_py_wheel_without_a_browser_fails_at_once_saying_what_is_missing(t
 
 def test_a_venv_another_user_or_python_made_is_made_again(tmp_path):
     """A venv copied from another user or machine points at an interpreter this user cannot run."""
-    import importlib.util
     import venv
 
-    spec = importlib.util.spec_from_file_location("build_py", ROOT / "build.py")
-    build_py = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_py)
+    import build as build_py  # the repository's root is on the tests' path (pyproject's pythonpath)
+
     made = tmp_path / "fine"
     venv.EnvBuilder(with_pip=False, symlinks=True).create(made)
     assert build_py.venv_usable(made)

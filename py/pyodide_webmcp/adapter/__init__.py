@@ -16,6 +16,7 @@ from ..calls.catalog import Catalog, Entry, Toolbox
 from ..calls.envelope import failure, wire
 from ..calls.tool import CallContext, NeverAborted
 from ..host import BootPath, Host
+from ..owner.listed_early import ListedEarly
 from ..owner.site_settings import Settings
 from .ffi import js_value, to_python
 from .lab import Lab
@@ -74,7 +75,7 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
             context = CallContext(lab, abort, calls=calls, budget_ms=settings.current.call_budget_ms)
             started = performance.now()
             try:
-                envelope = await _call(toolbox, name, raw, context)
+                envelope = await _call(toolbox, listed_early, name, raw, context)
             finally:
                 _time_call(name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
@@ -88,8 +89,10 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
         described.execute = execute_for(entry.name)
         return described
 
+    early = js_value(host.early)
+    listed_early = ListedEarly(to_python(early.siteTools) if early is not None and settings.current.owner_tools else [])
     registrations = Registrations(host.modelContext, catalog, descriptor)
-    registrations.adopt(js_value(host.early), execute_for)
+    registrations.adopt(early, execute_for, listed_early.names)
     await asyncio.sleep(0)
     notes: list[str] = []  # what the site's own tools add to the status
 
@@ -108,15 +111,23 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     if settings.current.owner_tools:  # installed once the built-in tools serve: their start is not delayed
         from .owner_install import serve_site_tools
 
-        asyncio.ensure_future(serve_site_tools(host, toolbox, registrations, settings, notes, follow))
+        asyncio.ensure_future(serve_site_tools(host, toolbox, registrations, settings, notes, follow, listed_early))
     return registrations.count
 
 
 
-async def _call(toolbox: Toolbox, name: str, raw: Any, context: CallContext) -> dict[str, Any]:
-    """The tool's call; its module is imported on its first call (never an exception reaching the agent)."""
+async def _call(toolbox: Toolbox, listed_early: ListedEarly, name: str, raw: Any,
+                context: CallContext) -> dict[str, Any]:
+    """The tool's call; its module is imported on its first call, and a site tool listed early is waited for
+    (never an exception reaching the agent)."""
     try:
-        tool = toolbox.get(name)
+        if name in listed_early.names:
+            await listed_early.installed(name, context.budget_ms / 1000)
+            tool = toolbox.get(name)
+            if tool is None:
+                raise listed_early.not_installed(name)
+        else:
+            tool = toolbox.get(name)
     except Exception as error:
         return failure(error_payload(error))
     if tool is None:

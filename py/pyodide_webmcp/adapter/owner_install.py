@@ -6,6 +6,7 @@ from typing import Any, Awaitable, Callable
 
 from ..calls.catalog import Entry, Toolbox
 from ..host import Host
+from ..owner.listed_early import ListedEarly
 from ..owner.site_settings import Settings
 from ..owner.site_tools import load_tools, problem, status_note, wheel_url
 from .registrations import Registrations
@@ -17,21 +18,26 @@ the site's wheels are fetched and installed beside them."""
 
 
 async def serve_site_tools(host: Host, toolbox: Toolbox, registrations: Registrations, settings: SettingsWatcher,
-                           notes: list[str], show: Callable[[Settings], Awaitable[None]]) -> None:
-    """Install the site's tools and register them, saying so in the status (`notes`, shown by `show`)."""
+                           notes: list[str], show: Callable[[Settings], Awaitable[None]],
+                           listed_early: ListedEarly) -> None:
+    """Install the site's tools and register them, saying so in the status (`notes`, shown by `show`); the
+    calls of those listed early wait until then."""
     notes[:] = ["installing site tools"]
     await show(settings.current)
     await asyncio.sleep(FIRST_CALLS_ROOM_S)
     try:
-        note = await install_owner_tools(host.page, toolbox, registrations, settings.current.owner_tools)
+        note = await install_owner_tools(host.page, toolbox, registrations, settings.current.owner_tools,
+                                         listed_early.descriptors)
     except Exception as error:  # never leaves the built-in tools without a status
         note = problem("site tools", error)
     notes[:] = [note] if note else []
+    listed_early.finished(note)
+    registrations.withdraw_unserved(listed_early.names)
     await show(settings.current)
 
 
 async def install_owner_tools(page: Any, toolbox: Toolbox, registrations: Registrations,
-                              wheels: tuple[str, ...]) -> str:
+                              wheels: tuple[str, ...], listed: dict[str, Any]) -> str:
     """Install the wheels (each on its own: one that fails does not stop the others; no dependency is
     fetched, so a wheel's own dependencies must be listed too), serve their tools; returns the
     status note."""
@@ -58,5 +64,6 @@ async def install_owner_tools(page: Any, toolbox: Toolbox, registrations: Regist
     importlib.invalidate_caches()
     loaded = load_tools(toolbox.known())
     toolbox.add(loaded.tools)
-    failed = await registrations.add([Entry(tool.name, tool.module, None, tool.descriptor()) for tool in loaded.tools])
+    failed = await registrations.add([Entry(tool.name, tool.module, None, tool.descriptor()) for tool in loaded.tools],
+                                     listed)
     return status_note(loaded, [*problems, *failed])

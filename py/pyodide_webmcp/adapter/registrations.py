@@ -5,10 +5,12 @@ WebMCP way, which Chromium 156 and the @mcp-b/global polyfill both honour).
 """
 
 import asyncio
+import json
 from typing import Any, Callable
 
 from js import AbortController, Object
 
+from ..base.text import to_json
 from ..calls.catalog import Catalog, Entry
 from ..owner.site_settings import Settings
 from .ffi import to_js_object
@@ -21,19 +23,21 @@ class Registrations:
         self._descriptor = descriptor
         self._controllers: dict[str, Any] = {}
         self._added: list[Entry] = []  # the site's own tools, registered once installed
+        self._early_site: dict[str, Any] = {}  # the site's tools listed early, until their install: name -> controller
 
-    def adopt(self, early: Any, execute_for: Callable[[str], Any]) -> None:
+    def adopt(self, early: Any, execute_for: Callable[[str], Any], site_tools: frozenset[str] = frozenset()) -> None:
         """Take over the tools the host registered from the build's copy of the descriptors (see
-        early.py): served from now on when they are this catalog's, withdrawn otherwise."""
+        early.py): served from now on when they are this catalog's, or the site's own (`site_tools`, served
+        once installed), withdrawn otherwise."""
         if early is None:
             return
         same = early.digest == self._catalog.digest
         known = set(self._catalog.modules())
         for name in Object.keys(early.controllers):
             controller = getattr(early.controllers, name)
-            if same and name in known:
+            if (same and name in known) or name in site_tools:
                 early.serve(name, execute_for(name))
-                self._controllers[name] = controller
+                (self._controllers if name in known else self._early_site)[name] = controller
             else:
                 controller.abort()
 
@@ -52,11 +56,26 @@ class Registrations:
         outcomes = await asyncio.gather(*(self._register(tool) for tool in missing))
         return [outcome for outcome in outcomes if outcome]
 
-    async def add(self, entries: list[Entry]) -> list[str]:
-        """Register tools beyond the catalog's (the site's own); returns what failed, and why."""
+    async def add(self, entries: list[Entry], listed: dict[str, Any]) -> list[str]:
+        """Register tools beyond the catalog's (the site's own), keeping those listed early as they were when
+        the descriptor is the same (`listed`: name -> the descriptor listed); returns what failed, and why."""
         self._added.extend(entries)
-        outcomes = await asyncio.gather(*(self._register(entry) for entry in entries))
+        fresh = []
+        for entry in entries:
+            controller = self._early_site.pop(entry.name, None)
+            if controller is not None and json.loads(to_json(entry.descriptor)) == listed.get(entry.name):
+                self._controllers[entry.name] = controller
+            else:
+                if controller is not None:
+                    controller.abort()
+                fresh.append(entry)
+        outcomes = await asyncio.gather(*(self._register(entry) for entry in fresh))
         return [outcome for outcome in outcomes if outcome]
+
+    def withdraw_unserved(self, names: frozenset[str]) -> None:
+        """Unregister the tools listed early that the installed wheels did not give."""
+        for name in [name for name in self._early_site if name in names]:
+            self._early_site.pop(name).abort()
 
     async def _register(self, entry: Entry) -> str:
         controller = AbortController.new()
