@@ -1,6 +1,7 @@
 """`jupyterlite-pyodide-webmcp mcp`: the lab's notebook tools for a desktop MCP host, over stdio.
 
     jupyterlite-pyodide-webmcp mcp [--contents DIR] [--port N] [--headless | --headed] [--isolated]
+    jupyterlite-pyodide-webmcp ship-pyodide [LITE_DIR]
 
 Needs the `mcp` extra (`pip install 'jupyterlite-pyodide-webmcp[mcp]'`) and a Chromium-based browser
 (Chrome, Chromium or Edge 146+, found as browser.py says). No Node.js.
@@ -142,7 +143,16 @@ def main(argv: list[str] | None = None) -> None:
     shown.add_argument("--headed", dest="headless", action="store_false", help="a window even without a display")
     mcp.add_argument("--isolated", action="store_true",
                      help="a fresh in-memory browser profile (default: one kept per contents folder)")
+    ship = commands.add_parser("ship-pyodide", help="make a lite folder ship Pyodide: a stock jupyter lite build "
+                               "there then loads nothing from outside the site")
+    ship.add_argument("lite_dir", nargs="?", type=folder, default=Path.cwd(), metavar="LITE_DIR",
+                      help="the folder jupyter lite build runs in (default: this one)")
     args = parser.parse_args(argv)
+    if args.command == "ship-pyodide":
+        from .offline import ship_pyodide
+
+        print(ship_pyodide(args.lite_dir))
+        return
     keep_stdout_for_mcp()  # from here on, only MCP reaches stdout
     try:
         import mcp  # noqa: F401

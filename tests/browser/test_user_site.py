@@ -5,8 +5,8 @@ pip finds JupyterLite on PyPI and the bridge in the copy's wheels folder, as on 
 
 Two sites: the workflow's as is (no Pyodide shipped: the kernel, and so the bridge, use the kernel's
 default CDN Pyodide; this machine reaches no CDN, so the test routes exactly that URL to the npm copy of
-the same release, which checks which URL is requested), and the same with Pyodide shipped as the README's
-offline section says (then nothing may leave the site). Both are served under a sub-path, as GitHub Pages
+the same release, which checks which URL is requested), and the same with the README's offline step added
+before the build (the installed package's own Pyodide, no clone: then nothing may leave the site). Both are served under a sub-path, as GitHub Pages
 serves a project site, and both must restore the shipped snapshot (the fast start).
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from buildkit.paths import DIST, NPM_PYODIDE, ROOT, SITE_PYODIDE
+from buildkit.paths import DIST, NPM_PYODIDE, ROOT
 from tests.browser.conftest import (
     BOOT_TIMEOUT_MS,
     DEFAULT_TOOLS,
@@ -45,28 +45,37 @@ def step_using(action: str) -> dict:
 
 PUBLISHED = step_using("actions/upload-pages-artifact")["with"]["path"]
 WHEEL_FOLDER = re.search(r"^--find-links (\S+)$", REQUIREMENTS, re.MULTILINE).group(1)
-OFFLINE_CONFIG = re.search(r"```json\n(.*?)```", README, re.DOTALL).group(1)  # the README's jupyter-lite.json
+OFFLINE_STEP = yaml.safe_load(re.search(r"```yaml\n(.*?)```", README, re.DOTALL).group(1))[0]  # the README's step
 
 
 def the_wheel() -> Path:
-    wheels = list(DIST.glob("*.whl"))
-    if not wheels:
-        pytest.fail("no prebuilt wheel in dist/: run python3 build.py test (or wheel)")
+    wheels = list(DIST.glob("jupyterlite_pyodide_webmcp-*.whl"))
+    if not wheels or not list(DIST.glob("pyodide_webmcp-*.whl")):
+        pytest.fail("no prebuilt wheels in dist/: run python3 build.py test (or wheel)")
     return wheels[0]
 
 
 def copy_of_the_example(repository: Path) -> Path:
-    """README steps 1 and 2: the folder copied, the wheel put in the folder requirements.txt names."""
+    """README steps 1 and 2: the folder copied, the wheels (`cp dist/*.whl wheels/`) put in the folder
+    requirements.txt names."""
     shutil.copytree(EXAMPLE, repository)
     (repository / WHEEL_FOLDER).mkdir()
-    shutil.copy2(the_wheel(), repository / WHEEL_FOLDER)
+    the_wheel()
+    for wheel in DIST.glob("*.whl"):
+        shutil.copy2(wheel, repository / WHEEL_FOLDER)
     return repository
 
 
-def run_steps(repository: Path, environment: dict, only_build: bool = False) -> None:
-    """The workflow's own shell steps, run as the runner would (in the repository, the venv first on PATH)."""
+def run_steps(repository: Path, environment: dict, only_build: bool = False, before_build: tuple = ()) -> None:
+    """The workflow's own shell steps, run as the runner would (in the repository, the venv first on PATH);
+    `before_build`: steps added before "Build the site", as the README says to."""
+    steps = []
     for step in BUILD_STEPS:
-        if "run" in step and (not only_build or "jupyter lite build" in step["run"]):
+        if "jupyter lite build" in step.get("run", ""):
+            steps += before_build
+        steps.append(step)
+    for step in steps:
+        if "run" in step and (not only_build or step in before_build or "jupyter lite build" in step["run"]):
             ran = subprocess.run(step["run"], shell=True, cwd=repository, env=environment, capture_output=True,
                                  text=True, check=False)
             if ran.returncode:
@@ -77,7 +86,7 @@ def test_the_readme_says_where_the_wheel_comes_from():
     pinned = re.search(r"^jupyterlite-pyodide-webmcp==(\S+)$", REQUIREMENTS, re.MULTILINE).group(1)
     wheel = the_wheel().name
     assert wheel.startswith(f"jupyterlite_pyodide_webmcp-{pinned}-"), (wheel, pinned)
-    assert f"dist/{wheel}" in README and "python3 build.py wheel" in README
+    assert f"dist/{wheel}" in README and "python3 build.py wheel" in README and "cp dist/*.whl wheels/" in README
     assert f"`{WHEEL_FOLDER}/`" in README
     # Copied out of this repository, a relative link would point nowhere.
     assert re.findall(r"\]\((?!https?://)[^)]*\)", README) == []
@@ -97,10 +106,8 @@ def sites(tmp_path_factory):
     cdn_repository = copy_of_the_example(root / "repository")
     run_steps(cdn_repository, environment)
     shipped_repository = copy_of_the_example(root / "with-pyodide")
-    # The README's offline section: the bridge build's Pyodide folder, and its jupyter-lite.json.
-    shutil.copytree(SITE_PYODIDE, shipped_repository / "static" / "pyodide")
-    (shipped_repository / "jupyter-lite.json").write_text(OFFLINE_CONFIG)
-    run_steps(shipped_repository, environment, only_build=True)
+    run_steps(shipped_repository, environment, only_build=True, before_build=(OFFLINE_STEP,))  # the README's offline step
+    assert (shipped_repository / "static" / "pyodide" / "pyodide-lock.json").is_file()
     cdn_url = subprocess.run(
         [environment_folder / "bin" / "python", "-c",
          "from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL, PYODIDE_MJS;"
