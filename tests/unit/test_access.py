@@ -1,4 +1,4 @@
-"""access.py: who may read or change a cell or a notebook, as its metadata and the owner's defaults say."""
+"""notebook/access.py: who may read or change a cell or a notebook, as its metadata and the owner's defaults say."""
 
 import pytest
 from pyodide_webmcp.base.errors import ErrorCode, ToolError

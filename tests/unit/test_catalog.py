@@ -1,4 +1,4 @@
-"""catalog.py and early.py: the tools by name, and what the page knows of every tool before the tool's code is
+"""calls/catalog.py and calls/early.py: the tools by name, and what the page knows of every tool before the tool's code is
 imported."""
 
 import json

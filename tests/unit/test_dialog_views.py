@@ -1,4 +1,4 @@
-"""dialog_views.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
+"""calls/dialog_views.py: JupyterLab's dialogs as agents see them, and which one and which button an answer means."""
 
 import pytest
 from pyodide_webmcp.base import limits

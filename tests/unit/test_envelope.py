@@ -1,4 +1,4 @@
-"""envelope.py: a tool's result as the page sends it: the payload once, within the size bound."""
+"""calls/envelope.py: a tool's result as the page sends it: the payload once, within the size bound."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""errors.py: every error result carries its code, its details, a hint and whether to retry."""
+"""base/errors.py: every error result carries its code, its details, a hint and whether to retry."""
 
 import pytest
 from pyodide_webmcp.base import limits

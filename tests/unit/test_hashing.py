@@ -1,4 +1,4 @@
-"""hashing.py: source hashes, notebook revisions and output fingerprints, the reference extension's where it has them."""
+"""base/hashing.py: source hashes, notebook revisions and output fingerprints, the reference extension's where it has them."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""memo.py: output fingerprints remembered between calls (a 100 MB print was hashed again on every comment read)."""
+"""base/memo.py: output fingerprints remembered between calls (a 100 MB print was hashed again on every comment read)."""
 
 import copy
 

@@ -1,4 +1,4 @@
-"""outputs.py: cell outputs as agents get them: ANSI-free text, bounded, media described rather than sent."""
+"""notebook/outputs.py: cell outputs as agents get them: ANSI-free text, bounded, media described rather than sent."""
 
 import base64
 

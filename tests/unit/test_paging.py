@@ -1,4 +1,4 @@
-"""kit/paging.py: listings that say where to continue."""
+"""calls/paging.py: listings that say where to continue."""
 
 from pyodide_webmcp.calls.paging import fit_listing, offset_page, range_page
 

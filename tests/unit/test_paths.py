@@ -1,4 +1,4 @@
-"""paths.py: workspace paths, relative and never escaping the workspace."""
+"""base/paths.py: workspace paths, relative and never escaping the workspace."""
 
 import pytest
 from pyodide_webmcp.base.errors import ErrorCode, ToolError

@@ -1,4 +1,4 @@
-"""positions.py: character indexes and the editor's UTF-16 columns."""
+"""base/positions.py: character indexes and the editor's UTF-16 columns."""
 
 from pyodide_webmcp.base.positions import (
     editor_coordinates,

@@ -1,4 +1,4 @@
-"""provenance.py: each cell's history of who edited or ran it."""
+"""notebook/provenance.py: each cell's history of who edited or ran it."""
 
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.notebook.access import METADATA_KEY

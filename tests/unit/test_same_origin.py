@@ -1,4 +1,4 @@
-"""kit/same_origin.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
+"""notebook/same_origin.py: markdown an agent writes must not make the page fetch from another origin when shown (found by the stress
 run: image beacons in agent-written markdown cells fired as soon as the cells rendered)."""
 
 import pytest

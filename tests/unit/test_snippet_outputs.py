@@ -1,4 +1,4 @@
-"""snippet_outputs.py: the outputs of code an agent runs, bounded, and the log the human sees."""
+"""lab/snippet_outputs.py: the outputs of code an agent runs, bounded, and the log the human sees."""
 
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.base.text import utf8_len

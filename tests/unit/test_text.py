@@ -1,4 +1,4 @@
-"""text.py: text cut to its bounds without splitting a character, ANSI codes removed."""
+"""base/text.py: text cut to its bounds without splitting a character, ANSI codes removed."""
 
 from pyodide_webmcp.base.text import (
     TRUNCATION_MARK,

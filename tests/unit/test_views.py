@@ -1,4 +1,4 @@
-"""kit/views.py: cells, notebooks and the human's focus as agents see them: bounded, hidden cells left out."""
+"""notebook/views.py: cells, notebooks and the human's focus as agents see them: bounded, hidden cells left out."""
 
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.base.hashing import source_hash

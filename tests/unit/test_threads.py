@@ -1,4 +1,4 @@
-"""review_threads.py: comment threads, anchored as the reference extension anchors them, and their store, which keeps
+"""review/threads.py: comment threads, anchored as the reference extension anchors them, and their store, which keeps
 every byte it does not understand."""
 
 import copy

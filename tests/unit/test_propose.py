@@ -1,4 +1,4 @@
-"""kit/propose_mode.py: what the human is shown of a proposed change, and a denial as the agent gets it."""
+"""notebook/propose.py: what the human is shown of a proposed change, and a denial as the agent gets it."""
 
 from pyodide_webmcp.base import limits
 

@@ -1,4 +1,4 @@
-"""tools/_text_file_pages.py: text files read in pages of lines, within the bounds."""
+"""lab/text_pages.py: text files read in pages of lines, within the bounds."""
 
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.lab.text_pages import is_binary, page_lines

@@ -1,4 +1,4 @@
-"""registry.py: the tools, their schemas, descriptions and hints, and how a call's arguments are checked."""
+"""calls/tool.py: the tools, their schemas, descriptions and hints, and how a call's arguments are checked."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""tools/_command_arguments.py: a command's arguments checked against the schema it declares."""
+"""lab/command_arguments.py: a command's arguments checked against the schema it declares."""
 
 import pytest
 from pyodide_webmcp.base.errors import ToolError

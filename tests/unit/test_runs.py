@@ -1,4 +1,4 @@
-"""tools/_run_summaries.py: which cells a run targets, and a run's outcome in one bounded line."""
+"""notebook/runs.py: which cells a run targets, and a run's outcome in one bounded line."""
 
 import pytest
 from pyodide_webmcp.base import limits

@@ -1,4 +1,4 @@
-"""call_budget.py: the calls in flight, pending results and their expiry, the dialogs a call opened."""
+"""calls/budget.py: the calls in flight, pending results and their expiry, the dialogs a call opened."""
 
 import asyncio
 

@@ -1,4 +1,4 @@
-"""tools/_markdown_export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
+"""notebook/markdown_export.py: a notebook as Markdown: fences that hold, hidden cells left out, bounded."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""tools/_cell_search.py: finding text in cells and outputs, with patterns that cannot freeze the page."""
+"""notebook/cell_search.py: finding text in cells and outputs, with patterns that cannot freeze the page."""
 
 import pytest
 from pyodide_webmcp.base import limits

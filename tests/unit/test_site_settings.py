@@ -1,4 +1,4 @@
-"""owner_settings.py: the owner's settings, read whatever they hold."""
+"""owner/site_settings.py: the owner's settings, read whatever they hold."""
 
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.owner.site_settings import Settings

@@ -1,4 +1,4 @@
-"""filenotebook.py: a notebook read from its file, as the live model would hold it."""
+"""notebook/file_notebook.py: a notebook read from its file, as the live model would hold it."""
 
 from pyodide_webmcp.notebook.file_notebook import FileNotebook
 from pyodide_webmcp.owner.site_settings import AccessDefaults
