@@ -20,7 +20,8 @@ export function registerEarly(modelContext, manifest, settings) {
   let settle;
   const outcome = new Promise(resolve => (settle = resolve));
   const controllers = {};
-  for (const { setting, ...descriptor } of early.tools) {
+  // `hints` (every hint, MCP's too) is for the MCP server; the browser gets the descriptor, WebMCP's hints in it.
+  for (const { setting, hints, ...descriptor } of early.tools) {
     if (setting && composite[setting] !== true) {
       continue;
     }

@@ -17,12 +17,23 @@ def test_the_catalog_lists_every_tool_as_python_registers_it():
     assert [entry.name for entry in catalog.entries] == [tool.name for tool in REGISTRY]
     for entry in catalog.entries:
         tool = REGISTRY.get(entry.name)
-        assert entry.descriptor == tool.descriptor() and entry.setting == tool.setting
+        assert entry.descriptor == tool.descriptor() and entry.setting == tool.setting and entry.hints == tool.hints
         assert entry.module == tool.handler.__module__ and entry.module.startswith("pyodide_webmcp.tools.")
     early = early_copy(catalog)
     assert early["digest"] == catalog.digest
     assert [tool.pop("setting") for tool in early["tools"]] == [tool.setting for tool in REGISTRY]
+    assert [tool.pop("hints") for tool in early["tools"]] == [tool.hints for tool in REGISTRY]
     assert early["tools"] == [json.loads(json.dumps(tool.descriptor())) for tool in REGISTRY]
+
+
+def test_the_manifest_gives_every_tool_both_hints_the_browser_registers_as_booleans():
+    """readOnlyHint and untrustedContentHint, false ones too: a client may read a missing hint as unknown."""
+    for listed in early_copy(catalog_of(REGISTRY))["tools"]:
+        annotations = listed["annotations"]
+        assert {"readOnlyHint", "untrustedContentHint"} <= set(annotations), listed["name"]
+        assert all(type(value) is bool for value in annotations.values()), listed["name"]
+        assert {key: annotations[key] for key in ("readOnlyHint", "untrustedContentHint")} == {
+            key: listed["hints"][key] for key in ("readOnlyHint", "untrustedContentHint")}
 
 
 def test_the_shipped_catalog_is_read_back_as_it_was_made(tmp_path):

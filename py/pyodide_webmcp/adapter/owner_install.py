@@ -58,6 +58,6 @@ async def install_owner_tools(page: Any, registry: Registry, registrations: Regi
             problems.append(problem(path, error))
     importlib.invalidate_caches()
     loaded = load_tools(registry)
-    failed = await registrations.add([Entry(tool.name, tool.handler.__module__, None, tool.descriptor())
-                                      for tool in loaded.tools])
+    entries = [Entry(tool.name, tool.handler.__module__, None, tool.descriptor(), tool.hints) for tool in loaded.tools]
+    failed = await registrations.add(entries)
     return status_note(loaded, [*problems, *failed])
