@@ -23,7 +23,8 @@ export function registerEarly(modelContext, manifest, settings) {
   const outcome = new Promise(resolve => (settle = resolve));
   const controllers = {};
   const siteTools = (manifest.siteTools && manifest.siteTools.tools) || [];
-  for (const { setting, ...descriptor } of [...early.tools, ...siteTools]) {
+  // `hints` (every hint, MCP's too) is for the MCP server; the browser gets the descriptor, WebMCP's hints in it.
+  for (const { setting, hints, ...descriptor } of [...early.tools, ...siteTools]) {
     if (setting && composite[setting] !== true) {
       continue;
     }

@@ -2,7 +2,7 @@
 
 Every tool the host is given is a tool the page registers, under the page's name, with the page's
 description and input schema, and the title and hints of the bridge's catalog (the extension's
-manifest) as MCP `ToolAnnotations`. A call is forwarded to the page tool and its result goes back as
+manifest): MCP's as `ToolAnnotations`, WebMCP's `untrustedContentHint` in the tool's `_meta`. A call is forwarded to the page tool and its result goes back as
 the page returned it (text and image content, `isError`). Before the page has its tools, the
 catalog's default tools are listed, and a call waits for the page within the call budget; the host
 is sent `notifications/tools/list_changed` whenever the page's list changes.
@@ -47,25 +47,38 @@ class Catalog:
         return [tool for tool in self.tools.values() if tool.get("setting") is None]
 
 
-def mcp_annotations(page_tool: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
-    """MCP's hints: the catalog's, else what the page passed on; each that means something for this
-    tool explicit, so no client shows MCP's defaults instead."""
+def tool_hints(page_tool: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, bool]:
+    """Every hint of a tool: the catalog's; for a tool it does not know, what the page passed on (under
+    WebMCP's names or Chromium's), MCP's defaults for the rest."""
+    if entry and entry.get("hints"):
+        return entry["hints"]
     page_hints = page_tool.get("annotations") or {}
-    hints = (entry or {}).get("annotations") or {}
-    read_only = bool(hints.get("readOnlyHint", page_hints.get("readOnlyHint", page_hints.get("readOnly", False))))
-    open_world = page_tool["name"] in KERNEL_CODE_TOOLS
-    if read_only:  # MCP: the write hints mean nothing on a read-only tool
+    return {
+        "readOnlyHint": bool(page_hints.get("readOnlyHint", page_hints.get("readOnly", False))),
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "untrustedContentHint": bool(page_hints.get("untrustedContentHint", page_hints.get("untrustedContent", False))),
+    }
+
+
+def mcp_annotations(hints: dict[str, bool], name: str) -> dict[str, Any]:
+    """MCP's hints, each that means something for this tool explicit, so no client shows MCP's defaults instead."""
+    open_world = name in KERNEL_CODE_TOOLS
+    if hints["readOnlyHint"]:  # MCP: the write hints mean nothing on a read-only tool
         return {"readOnlyHint": True, "openWorldHint": open_world}
-    return {"readOnlyHint": False, "destructiveHint": bool(hints.get("destructiveHint", True)),
-            "idempotentHint": bool(hints.get("idempotentHint", False)), "openWorldHint": open_world}
+    return {"readOnlyHint": False, "destructiveHint": bool(hints["destructiveHint"]),
+            "idempotentHint": bool(hints["idempotentHint"]), "openWorldHint": open_world}
 
 
 def mcp_tool(page_tool: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
-    """One page tool as MCP's `Tool` (as JSON)."""
+    """One page tool as MCP's `Tool` (as JSON). MCP has no `untrustedContentHint`, and its SDKs drop an
+    annotation they do not know: it goes in the tool's `_meta`, under WebMCP's name."""
     entry = catalog.tools.get(page_tool["name"])
+    hints = tool_hints(page_tool, entry)
     tool = {"name": page_tool["name"], "description": page_tool.get("description") or "",
             "inputSchema": page_tool.get("inputSchema") or {"type": "object"},
-            "annotations": mcp_annotations(page_tool, entry)}
+            "annotations": mcp_annotations(hints, page_tool["name"]),
+            "_meta": {"untrustedContentHint": bool(hints["untrustedContentHint"])}}
     if entry and entry.get("title"):
         tool["title"] = entry["title"]
     return tool

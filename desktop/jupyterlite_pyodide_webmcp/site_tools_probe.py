@@ -1,5 +1,5 @@
-"""A site's tool wheels read at build time on CPython: the descriptors its tools will register with, so the
-page lists them with the built-in ones from the start.
+"""A site's tool wheels read at build time on CPython: the descriptors its tools will register with (and every
+hint, MCP's too, for the MCP server), so the page lists them with the built-in ones from the start.
 
     python -m jupyterlite_pyodide_webmcp.site_tools_probe WHEEL...
 
@@ -46,7 +46,8 @@ def probe(wheels: list[Path]) -> dict[str, Any]:
             problems.append(problem(wheel.name, error))
     taken = {entry.name for entry in load_catalog(BUILT_IN).entries}
     loaded = load_tools(taken, found)
-    return {"tools": [tool.descriptor() for tool in loaded.tools], "problems": [*problems, *loaded.problems]}
+    return {"tools": [{**tool.descriptor(), "hints": tool.hints} for tool in loaded.tools],
+            "problems": [*problems, *loaded.problems]}
 
 
 if __name__ == "__main__":

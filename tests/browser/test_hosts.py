@@ -231,6 +231,7 @@ def mcp_annotations_as_set(client: McpClient) -> None:
         assert listed.annotations.destructive_hint is (None if read_only else hints["destructiveHint"]), name
         assert listed.annotations.idempotent_hint is (None if read_only else hints["idempotentHint"]), name
         assert listed.annotations.open_world_hint is (name in ("jupyter_run_cells", "jupyter_run_code")), name
+        assert listed.meta == {"untrustedContentHint": hints["untrustedContentHint"]}, name
 
 
 # --- the tests ------------------------------------------------------------------------------------
@@ -328,7 +329,7 @@ def test_an_agent_on_the_polyfill(polyfill_client):
 def test_the_polyfill_keeps_two_hints(polyfill_client):
     for name, listed in polyfill_client.tools().items():
         set_ = BUILT_IN.get(name).annotations
-        assert listed["annotations"] == {key: bool(set_.get(key)) for key in POLYFILL_KEEPS}, name
+        assert listed["annotations"] == {key: set_[key] for key in POLYFILL_KEEPS}, name
         assert listed["title"] == BUILT_IN.get(name).title and "outputSchema" not in listed
 
 

@@ -21,6 +21,7 @@ from pyodide_webmcp.base.hashing import source_hash
 from buildkit.paths import DIST, ROOT
 from tests.browser.conftest import DEFAULT_TOOLS, RequestRecorder, chromium_path
 from tests.hostclients import McpClient, McpHost, code_cell, notebook
+from tests.unit.desktop.test_mcp_server import MCP_LIST_BUDGET
 from tests.waiting import wait_until
 
 COMMAND = "jupyterlite-pyodide-webmcp"
@@ -29,7 +30,6 @@ CONFIG_BLOCK = re.compile(r"```json\n(\{\s*\"mcpServers\".*?)\n```", re.S)
 SECRET = "owner-secret-7f3a"
 HIDDEN_ID = "hidden-cell"
 READ_ID = "read-only-cell"
-LIST_BUDGET = 25_000
 RED_SQUARE = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg=="
 
 
@@ -114,10 +114,11 @@ def test_the_host_gets_the_page_tools_and_nothing_else(user):
     listing = json.dumps([tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools],
                          separators=(",", ":"))
     print(f"\ntools/list: {len(tools)} tools, {len(listing):,} characters")
-    assert len(listing) <= LIST_BUDGET
+    assert len(listing) <= MCP_LIST_BUDGET
     for tool in tools:
         assert tool.title and tool.annotations is not None, tool.name
         assert tool.annotations.read_only_hint is not None and tool.annotations.open_world_hint is not None
+        assert type(tool.meta["untrustedContentHint"]) is bool, tool.name
         if not tool.annotations.read_only_hint:
             assert tool.annotations.destructive_hint is not None and tool.annotations.idempotent_hint is not None
 

@@ -1,6 +1,7 @@
 """The bridge registers its tools with Chromium's native WebMCP, and degrades without it."""
 
 import pytest
+from pyodide_webmcp.tools import BUILT_IN
 
 from buildkit.env import CHROMIUM_FLAGS
 from tests.browser.conftest import (
@@ -32,6 +33,36 @@ def test_every_tool_is_listed_with_its_schema(lab):
 
 
 KEPT_BY_CHROMIUM = ("readOnlyHint", "untrustedContentHint", "consequentialHint")
+
+# Passes every registration on to the browser's own registerTool, keeping a copy of its name and annotations.
+RECORD_REGISTRATIONS = """(() => {
+    const context = document.modelContext;
+    const register = context.registerTool.bind(context);
+    window.__registered = [];
+    context.registerTool = (tool, options) => {
+        window.__registered.push(JSON.parse(JSON.stringify({name: tool.name, annotations: tool.annotations})));
+        return register(tool, options);
+    };
+})()"""
+
+
+def test_every_registration_states_both_hints_as_booleans(browser, site_url):
+    """What the page passes to registerTool (early from the manifest, then from Python), false hints too: Chromium
+    reads a missing one as false, another client may read it as unknown."""
+    context = browser.new_context()
+    try:
+        context.add_init_script(RECORD_REGISTRATIONS)
+        page = context.new_page()
+        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
+        page.wait_for_selector(".jp-webmcp-status[data-state=ready]", timeout=120_000)
+        registered = page.evaluate("() => window.__registered")
+        assert {entry["name"] for entry in registered} == {tool.name for tool in DEFAULT_TOOLS}
+        for entry in registered:
+            hints = BUILT_IN.get(entry["name"]).hints
+            for key in ("readOnlyHint", "untrustedContentHint"):
+                assert entry["annotations"][key] is hints[key], (entry["name"], key)
+    finally:
+        context.close()
 
 
 def test_titles_and_the_hints_chromium_keeps_as_the_browser_holds_them(lab):

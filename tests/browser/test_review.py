@@ -174,3 +174,19 @@ def test_comments_tab_navigates_reanchors_and_comments_on_outputs(lab):
 
     card(lab, mine["threadId"]).locator(".jp-webmcp-show").click()
     lab.page.wait_for_selector(".jp-OutputArea-child.jp-webmcp-highlight", timeout=5000)
+
+
+@pytest.mark.parametrize("count", [2, 25])
+def test_resolve_and_reopen_return_the_thread_jupyter_get_comment_returns(lab, count):
+    where = {"notebookPath": PATH}
+    created = lab.call("jupyter_create_comment", {**where, "anchor": {"kind": "cell", "cellId": "show"}, "message": "0"})
+    thread = {**where, "threadId": created["thread"]["id"]}
+    for number in range(1, count):
+        lab.call("jupyter_reply_comment", {**thread, "message": str(number)})
+    for name in ("jupyter_resolve_comment", "jupyter_reopen_comment"):
+        returned = lab.call(name, thread)
+        read = lab.call("jupyter_get_comment", thread)
+        assert (returned["thread"], returned["omittedMessages"]) == (read["thread"], read["omittedMessages"]), name
+    shown = [message["body"] for message in read["thread"]["messages"]]
+    kept = min(count, 20)
+    assert shown == ["0", *map(str, range(count - kept + 1, count))] and read["omittedMessages"] == count - kept

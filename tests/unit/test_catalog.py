@@ -24,12 +24,23 @@ def test_the_catalog_lists_every_tool_its_module_exports():
     assert [entry.name for entry in catalog.entries] == [tool.name for tool in BUILT_IN]
     for entry in catalog.entries:
         tool = BUILT_IN.get(entry.name)
-        assert entry.descriptor == tool.descriptor() and entry.setting == tool.setting
+        assert entry.descriptor == tool.descriptor() and entry.setting == tool.setting and entry.hints == tool.hints
         assert entry.module == tool.module and entry.module.startswith("pyodide_webmcp.tools.")
     early = early_copy(catalog)
     assert early["digest"] == catalog.digest
     assert [tool.pop("setting") for tool in early["tools"]] == [tool.setting for tool in BUILT_IN]
+    assert [tool.pop("hints") for tool in early["tools"]] == [tool.hints for tool in BUILT_IN]
     assert early["tools"] == [json.loads(json.dumps(tool.descriptor())) for tool in BUILT_IN]
+
+
+def test_the_manifest_gives_every_tool_both_hints_the_browser_registers_as_booleans():
+    """readOnlyHint and untrustedContentHint, false ones too: a client may read a missing hint as unknown."""
+    for listed in early_copy(catalog_of(BUILT_IN))["tools"]:
+        annotations = listed["annotations"]
+        assert {"readOnlyHint", "untrustedContentHint"} <= set(annotations), listed["name"]
+        assert all(type(value) is bool for value in annotations.values()), listed["name"]
+        assert {key: annotations[key] for key in ("readOnlyHint", "untrustedContentHint")} == {
+            key: listed["hints"][key] for key in ("readOnlyHint", "untrustedContentHint")}
 
 
 def test_the_shipped_catalog_is_read_back_as_it_was_made(tmp_path):

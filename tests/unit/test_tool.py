@@ -209,18 +209,42 @@ def test_a_result_field_means_the_same_in_every_tool():
     assert sorted(field for field, said in meanings.items() if len(said) > 1) == [".cell"]
 
 
+SEED_HINTS = {  # readOnlyHint, untrustedContentHint of the reference's tools
+    "jupyter_get_context": (True, True), "jupyter_list_workspace": (True, True),
+    "jupyter_open_notebook": (False, True), "jupyter_create_notebook": (False, False),
+    "jupyter_get_cells": (True, True), "jupyter_get_cell_access": (True, True),
+    "jupyter_insert_cell": (False, True), "jupyter_update_cell": (False, True),
+    "jupyter_delete_cell": (False, True), "jupyter_run_cells": (False, True),
+    "jupyter_focus_cell": (False, True), "jupyter_save_notebook": (False, False),
+    "jupyter_kernel_action": (False, False), "jupyter_list_comments": (True, True),
+    "jupyter_get_comment": (True, True), "jupyter_create_comment": (False, True),
+    "jupyter_reply_comment": (False, True), "jupyter_resolve_comment": (False, True),
+    "jupyter_reopen_comment": (False, True), "jupyter_focus_comment": (False, True),
+    "jupyter_export_notebook": (True, True), "jupyter_get_output_selection": (True, True),
+}
+
+
 @pytest.mark.parametrize("tool", list(BUILT_IN), ids=lambda tool: tool.name)
-def test_annotations_say_only_what_differs_from_the_defaults(tool):
+def test_the_registration_states_both_hints_and_what_else_only_where_it_differs(tool):
+    """readOnlyHint and untrustedContentHint on every tool, as booleans (as the reference's tools have them);
+    consequentialHint only when true; MCP's write hints are not registered (no browser passes them on)."""
     hints = tool.annotations
-    assert set(hints) <= set(HINT_DEFAULTS) and all(isinstance(value, bool) for value in hints.values())
-    assert all(value != HINT_DEFAULTS[name] for name, value in hints.items())
-    effective = {**HINT_DEFAULTS, **hints}
-    if effective["readOnlyHint"]:
-        assert set(hints) <= {"readOnlyHint", "untrustedContentHint"}, "write hints mean nothing on a read-only tool"
-    consequential = {t.name for t in BUILT_IN if t.annotations.get("consequentialHint")}
+    assert all(type(value) is bool for value in hints.values())
+    assert set(hints) - {"consequentialHint"} == {"readOnlyHint", "untrustedContentHint"}
+    assert hints.get("consequentialHint", True) is True
+    assert hints == {key: value for key, value in tool.hints.items() if key in hints}
+    if tool.name in SEED_HINTS:
+        assert (hints["readOnlyHint"], hints["untrustedContentHint"]) == SEED_HINTS[tool.name]
+    assert set(tool.hints) == set(HINT_DEFAULTS) and all(type(value) is bool for value in tool.hints.values())
+    if tool.hints["readOnlyHint"]:  # the write hints mean nothing on a read-only tool: MCP's defaults
+        assert (tool.hints["destructiveHint"], tool.hints["idempotentHint"]) == (True, False)
+
+
+def test_which_tools_are_consequential_and_which_destructive():
+    consequential = {t.name for t in BUILT_IN if t.hints["consequentialHint"]}
     assert {"jupyter_delete_cell", "jupyter_run_cells", "jupyter_kernel_action", "jupyter_save_notebook"} <= consequential
     assert "jupyter_start_kernel" not in consequential
-    assert BUILT_IN.get("jupyter_start_kernel").annotations.get("destructiveHint") is False
+    assert BUILT_IN.get("jupyter_start_kernel").hints["destructiveHint"] is False
 
 
 def test_unknown_argument_lists_accepted_ones():

@@ -64,6 +64,6 @@ async def install_owner_tools(page: Any, toolbox: Toolbox, registrations: Regist
     importlib.invalidate_caches()
     loaded = load_tools(toolbox.known())
     toolbox.add(loaded.tools)
-    failed = await registrations.add([Entry(tool.name, tool.module, None, tool.descriptor()) for tool in loaded.tools],
-                                     listed)
+    entries = [Entry(tool.name, tool.module, None, tool.descriptor(), tool.hints) for tool in loaded.tools]
+    failed = await registrations.add(entries, listed)
     return status_note(loaded, [*problems, *failed])

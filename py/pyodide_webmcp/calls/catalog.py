@@ -80,6 +80,7 @@ class Entry:
     module: str  # the module that defines it
     setting: Optional[str]  # the owner's setting that turns this opt-in tool on
     descriptor: dict[str, Any]  # what WebMCP registers (an `execute` added)
+    hints: dict[str, bool]  # every hint, MCP's write hints included (the MCP server's)
 
 
 @dataclass(frozen=True)
@@ -93,20 +94,20 @@ class Catalog:
 
 def catalog_of(toolbox: Toolbox) -> Catalog:
     """The catalog of every tool, read off their definitions (all imported)."""
-    entries = tuple(Entry(tool.name, tool.module, tool.setting, tool.descriptor()) for tool in toolbox)
+    entries = tuple(Entry(tool.name, tool.module, tool.setting, tool.descriptor(), tool.hints) for tool in toolbox)
     return Catalog(entries, descriptors_digest(entry.descriptor for entry in entries))
 
 
 def early_copy(catalog: Catalog) -> dict[str, Any]:
     """The manifest's early descriptors (early.py) of this catalog."""
-    return early_tools(((entry.descriptor, entry.setting) for entry in catalog.entries), catalog.digest)
+    return early_tools(((entry.descriptor, entry.setting, entry.hints) for entry in catalog.entries), catalog.digest)
 
 
 def to_data(catalog: Catalog) -> dict[str, Any]:
     return {
         "digest": catalog.digest,
-        "tools": [{"name": e.name, "module": e.module, "setting": e.setting, "descriptor": e.descriptor}
-                  for e in catalog.entries],
+        "tools": [{"name": e.name, "module": e.module, "setting": e.setting, "descriptor": e.descriptor,
+                   "hints": e.hints} for e in catalog.entries],
     }
 
 
@@ -115,5 +116,5 @@ def load_catalog(toolbox: Toolbox, path: Path = CATALOG_FILE) -> Catalog:
     if not path.exists():
         return catalog_of(toolbox)
     data = json.loads(path.read_text())
-    entries = tuple(Entry(t["name"], t["module"], t["setting"], t["descriptor"]) for t in data["tools"])
+    entries = tuple(Entry(t["name"], t["module"], t["setting"], t["descriptor"], t["hints"]) for t in data["tools"])
     return Catalog(entries, data["digest"])

@@ -29,13 +29,14 @@ def _refusal(code: ErrorCode, message: str) -> dict[str, Any]:
     return wire(failure(error_payload(ToolError(code, message))))
 
 
-def early_tools(tools: Iterable[tuple[dict[str, Any], Any]], digest: str) -> dict[str, Any]:
-    """What the host needs to list the tools early: each (descriptor, opt-in setting), the digest Python
-    checks, how long a call waits for Python, and the two refusals."""
+def early_tools(tools: Iterable[tuple[dict[str, Any], Any, dict[str, bool]]], digest: str) -> dict[str, Any]:
+    """What the host needs to list the tools early: each (descriptor, opt-in setting, every hint), the digest
+    Python checks, how long a call waits for Python, and the two refusals. The host registers the descriptor
+    alone; the hints are the MCP server's (desktop/), which reads this manifest."""
     return {
         "digest": digest,
         "budgetMs": limits.CALL_BUDGET_MS,
-        "tools": [{**descriptor, "setting": setting} for descriptor, setting in tools],
+        "tools": [{**descriptor, "setting": setting, "hints": hints} for descriptor, setting, hints in tools],
         "starting": _refusal(ErrorCode.BRIDGE_STARTING, STARTING_MESSAGE),
         "unavailable": _refusal(ErrorCode.BRIDGE_UNAVAILABLE, UNAVAILABLE_MESSAGE),
     }

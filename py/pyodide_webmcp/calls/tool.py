@@ -104,7 +104,7 @@ class Tool:
     name: str
     title: str
     description: str
-    annotations: dict[str, bool]
+    hints: dict[str, bool]  # every hint with its value (HINT_DEFAULTS' keys)
     errors: tuple[ErrorCode, ...]
     arguments: type[Arguments]
     result: Any
@@ -119,9 +119,12 @@ class Tool:
         return self.handler.__module__
 
     @property
-    def hints(self) -> dict[str, bool]:
-        """Every hint with its value, the defaults the registered annotations leave out included."""
-        return {**HINT_DEFAULTS, **self.annotations}
+    def annotations(self) -> dict[str, bool]:
+        """The hints WebMCP registers: `readOnlyHint` and `untrustedContentHint` always (a client may read a
+        missing one as unknown), `consequentialHint` where true (WebMCP's default is false). MCP's write
+        hints are left out: no browser passes them on, and the MCP server reads them from the catalog."""
+        kept = {name: self.hints[name] for name in STATED_HINTS}
+        return {**kept, "consequentialHint": True} if self.hints["consequentialHint"] else kept
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -212,7 +215,7 @@ def tool(
             name=name,
             title=title,
             description=f"{description} {PROPOSE_MODE}" if reviewed else description,
-            annotations=annotations(read_only, destructive, idempotent, consequential, untrusted_content),
+            hints=hints_of(read_only, destructive, idempotent, consequential, untrusted_content),
             errors=errors,
             arguments=hints[first_parameter],
             result=result_shape(hints.get("return", Any)),
@@ -240,16 +243,19 @@ PROPOSE_MODE = "In Propose mode the human reviews it first (refused: status deni
 """Said once by every tool whose writes the human can review."""
 
 
-def annotations(
+def hints_of(
     read_only: bool, destructive: Optional[bool], idempotent: Optional[bool], consequential: bool, untrusted: bool
 ) -> dict[str, bool]:
-    """MCP's and WebMCP's hints, each only where it differs from its default (MCP: not read-only,
-    destructive, not idempotent, open world; WebMCP: not consequential, trusted content). No openWorldHint:
-    no client passes it on."""
-    hints = {"readOnlyHint": read_only, "consequentialHint": consequential, "untrustedContentHint": untrusted}
-    if not read_only:  # MCP: the write hints mean nothing on a read-only tool
-        hints.update(destructiveHint=bool(destructive), idempotentHint=bool(idempotent))
-    return {name: value for name, value in hints.items() if value != HINT_DEFAULTS[name]}
+    """Every hint of a tool, MCP's and WebMCP's. No openWorldHint: no client passes it on (the MCP server
+    sets its own)."""
+    return {
+        "readOnlyHint": read_only,
+        # MCP: the write hints mean nothing on a read-only tool (MCP's defaults, then)
+        "destructiveHint": HINT_DEFAULTS["destructiveHint"] if read_only else bool(destructive),
+        "idempotentHint": HINT_DEFAULTS["idempotentHint"] if read_only else bool(idempotent),
+        "consequentialHint": consequential,
+        "untrustedContentHint": untrusted,
+    }
 
 
 HINT_DEFAULTS = {
@@ -259,4 +265,8 @@ HINT_DEFAULTS = {
     "consequentialHint": False,
     "untrustedContentHint": False,
 }
+"""What a client takes a missing hint for (MCP's defaults; WebMCP's for its own two)."""
+
+STATED_HINTS = ("readOnlyHint", "untrustedContentHint")
+"""Registered on every tool, as booleans, whatever their value."""
 

@@ -8,11 +8,12 @@ from ..base.errors import ErrorCode, ToolError
 
 
 class ListedEarly:
-    """The descriptors listed early, by name, and whether their install has finished (with the status line's
+    """The descriptors listed early, by name (what WebMCP registered: without the build's `hints`), and whether their install has finished (with the status line's
     note)."""
 
     def __init__(self, descriptors: list[dict[str, Any]]) -> None:
-        self.descriptors = {descriptor["name"]: descriptor for descriptor in descriptors}
+        self.descriptors = {descriptor["name"]: {key: value for key, value in descriptor.items() if key != "hints"}
+                            for descriptor in descriptors}
         self.names = frozenset(self.descriptors)
         self.note = ""
         self._done = asyncio.Event()

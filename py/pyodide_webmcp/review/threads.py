@@ -581,16 +581,11 @@ def capped_messages(messages: Sequence[Message]) -> tuple[list[Message], int]:
     return kept, len(messages) - len(kept)
 
 
-def public_thread(thread: StoredThread, only_last: Optional[int] = None) -> tuple[Thread, int]:
-    """The thread as agents read it, its messages capped, and how many were left out. After a write,
-    the first message (the original comment, as always) and the `only_last` the write added: the agent
-    has read the rest."""
+def public_thread(thread: StoredThread) -> tuple[Thread, int]:
+    """The thread as every tool that returns one shows it (read, create, reply, resolve, reopen), its
+    messages capped, and how many were left out."""
     shown = thread.public()
-    if only_last is None:
-        shown["messages"], omitted = capped_messages(thread.messages)
-    else:
-        kept = [*thread.messages[:1], *thread.messages[max(1, len(thread.messages) - only_last):]]
-        shown["messages"], omitted = kept, len(thread.messages) - len(kept)
+    shown["messages"], omitted = capped_messages(thread.messages)
     return shown, omitted
 
 

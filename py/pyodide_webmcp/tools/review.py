@@ -65,9 +65,7 @@ CommentText = Annotated[
 class ThreadResult(TypedDict):
     notebookPath: NotebookPathField
     thread: Annotated[Thread, Field(description="The thread, with its first and most recent messages.")]
-    omittedMessages: Annotated[int, Field(description=(
-        "Messages left out between the first and the most recent ones (after a reply, resolve or reopen: "
-        "all but the first and those the call added)."))]
+    omittedMessages: Annotated[int, Field(description="Messages left out between the first and the most recent ones.")]
 
 
 def comment_not_found(thread_id: str, path: str) -> ToolError:
@@ -97,8 +95,9 @@ def _require_message(field: str, body: str) -> None:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, f"{field} must not be blank.", field=field)
 
 
-def _thread_result(notebook: NotebookReader, thread: StoredThread, only_last: Optional[int] = None) -> ThreadResult:
-    shown, omitted = public_thread(thread, only_last)
+def _thread_result(notebook: NotebookReader, thread: StoredThread) -> ThreadResult:
+    """What every tool that returns a whole thread returns of it: its messages under one cap."""
+    shown, omitted = public_thread(thread)
     return {"notebookPath": notebook.path, "thread": shown, "omittedMessages": omitted}
 
 
@@ -324,14 +323,14 @@ ThreadChange = Callable[[ReviewStore, StoredThread, str], ChangedThread]
 
 
 async def _change_thread(ctx: CallContext, args: ThreadArguments, change: ThreadChange) -> ThreadResult:
-    """Apply a change to a thread; the result shows its first message and those the change added."""
+    """Apply a change to a thread; returns the thread as jupyter_get_comment shows it."""
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     store = review_store(notebook)
     thread = find_thread(store, records, args.threadId, notebook.path, "write")
     entry, changed = change(store, thread, iso_now())
     notebook.set_review_entry(entry)
-    return _thread_result(notebook, changed, len(changed.messages) - len(thread.messages))
+    return _thread_result(notebook, changed)
 
 
 @tool(

@@ -5,6 +5,7 @@ tests/browser/test_mcp_command.py)."""
 import asyncio
 import json
 
+import mcp_types
 from jupyterlite_pyodide_webmcp.mcp_server import (
     Catalog,
     PageTools,
@@ -12,37 +13,71 @@ from jupyterlite_pyodide_webmcp.mcp_server import (
     mcp_result,
     mcp_tool,
 )
+from pyodide_webmcp.calls.catalog import catalog_of, early_copy
+from pyodide_webmcp.tools import BUILT_IN
 
-READ_TOOL = {"name": "jupyter_get_cells", "title": "Read cells", "description": "Read.",
-             "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}, "setting": None}
-WRITE_TOOL = {"name": "jupyter_insert_cell", "title": "Insert", "description": "Insert.",
-              "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": False}, "setting": None}
+MCP_LIST_BUDGET = 26_182
+"""Characters of tools/list as compact JSON: 25,000, plus the 1,182 that `untrustedContentHint` costs in each
+tool's `_meta` (38 a tool, 39 where false), for which no room could be made but in the descriptions."""
+
+READ_HINTS = {"readOnlyHint": True, "destructiveHint": True, "idempotentHint": False, "consequentialHint": False,
+              "untrustedContentHint": True}
+READ_TOOL = {"name": "jupyter_get_cells", "title": "Read cells", "description": "Read.", "inputSchema": {"type": "object"},
+             "annotations": {"readOnlyHint": True, "untrustedContentHint": True}, "setting": None, "hints": READ_HINTS}
+WRITE_TOOL = {"name": "jupyter_insert_cell", "title": "Insert", "description": "Insert.", "inputSchema": {"type": "object"},
+              "annotations": {"readOnlyHint": False, "untrustedContentHint": False}, "setting": None,
+              "hints": {**READ_HINTS, "readOnlyHint": False, "destructiveHint": False, "untrustedContentHint": False}}
 OPT_IN = {"name": "jupyter_run_code", "title": "Run code", "description": "Run.", "inputSchema": {"type": "object"},
-          "annotations": {}, "setting": "runCode"}
+          "annotations": {"readOnlyHint": False, "untrustedContentHint": True}, "setting": "runCode",
+          "hints": {**READ_HINTS, "readOnlyHint": False}}
 CATALOG = Catalog({tool["name"]: tool for tool in (READ_TOOL, WRITE_TOOL, OPT_IN)}, 0.2, {})
 
 
 def page_tool(tool: dict) -> dict:
-    """As Chromium passes it on: no title, its own names for two hints."""
+    """As Chromium passes it on: no title, its own names for the hints."""
+    hints = tool["annotations"]
     return {"name": tool["name"], "description": tool["description"], "inputSchema": tool["inputSchema"],
-            "annotations": {"readOnly": bool(tool["annotations"].get("readOnlyHint"))}}
+            "annotations": {"readOnly": hints["readOnlyHint"], "untrustedContent": hints["untrustedContentHint"]}}
 
 
 def test_a_page_tool_keeps_its_name_description_and_schema_and_gets_the_catalogs_title_and_every_hint():
     listed = mcp_tool(page_tool(READ_TOOL), CATALOG)
     assert listed == {"name": "jupyter_get_cells", "title": "Read cells", "description": "Read.",
                       "inputSchema": {"type": "object"},
-                      "annotations": {"readOnlyHint": True, "openWorldHint": False}}
-    write = mcp_tool(page_tool(WRITE_TOOL), CATALOG)["annotations"]
-    assert write == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
+                      "annotations": {"readOnlyHint": True, "openWorldHint": False},
+                      "_meta": {"untrustedContentHint": True}}
+    write = mcp_tool(page_tool(WRITE_TOOL), CATALOG)
+    assert write["annotations"] == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False,
+                                    "openWorldHint": False}
+    assert write["_meta"] == {"untrustedContentHint": False}
     assert mcp_tool(page_tool(OPT_IN), CATALOG)["annotations"]["openWorldHint"] is True
 
 
 def test_a_tool_the_catalog_does_not_know_keeps_what_the_page_said():
     unknown = {"name": "site_check", "description": "Check.", "inputSchema": {"type": "object"},
-               "annotations": {"readOnly": True}}
+               "annotations": {"readOnly": True, "untrustedContent": True}}
     listed = mcp_tool(unknown, CATALOG)
     assert "title" not in listed and listed["annotations"]["readOnlyHint"] is True
+    assert listed["_meta"] == {"untrustedContentHint": True}
+
+
+def listed_by_the_server(catalog: Catalog) -> list[dict]:
+    """tools/list as the host receives it, for the catalog's default tools as Chromium passes them on."""
+    tools = [mcp_types.Tool.model_validate(tool) for tool in PageTools(catalog).listed()]
+    return [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
+
+
+def test_the_built_catalogs_tools_list_states_both_hints_on_every_tool_within_its_budget():
+    early = early_copy(catalog_of(BUILT_IN))
+    catalog = Catalog({tool["name"]: tool for tool in early["tools"]}, early["budgetMs"] / 1000, early["starting"])
+    listed = listed_by_the_server(catalog)
+    assert [tool["name"] for tool in listed] == [tool.name for tool in BUILT_IN if tool.setting is None]
+    for tool in listed:
+        hints = BUILT_IN.get(tool["name"]).hints
+        assert tool["annotations"]["readOnlyHint"] is hints["readOnlyHint"], tool["name"]
+        assert tool["_meta"] == {"untrustedContentHint": hints["untrustedContentHint"]}, tool["name"]
+    size = len(json.dumps(listed, separators=(",", ":")))
+    assert size <= MCP_LIST_BUDGET, f"tools/list is {size:,} characters; the budget is {MCP_LIST_BUDGET:,}"
 
 
 def test_before_the_page_has_tools_the_catalogs_default_ones_are_listed():

@@ -2,7 +2,8 @@
 
 import copy
 
-from pyodide_webmcp.base import hashing
+import pytest
+from pyodide_webmcp.base import hashing, limits
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 from pyodide_webmcp.review import threads as review_threads
 
@@ -47,3 +48,31 @@ def test_comment_tools_hash_a_long_output_once_and_read_outputs_only_for_output_
     notebook.data[0]["outputs"] = [{**LONG, "text": "x" + LONG["text"][1:-1] + "!"}]
     assert output_changed(call(lab, "jupyter_list_comments", {})) == {on_output["thread"]["id"]: True}
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("count", [2, 25])
+def test_every_tool_that_returns_a_thread_returns_it_as_jupyter_get_comment_does(count):
+    """One cap for all five: the first message, then the most recent, 20 at most, the rest counted."""
+    lab = MemoryLab(MemoryNotebook("review.ipynb", [cell("x = 1", cell_id="c")]))
+    created = call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "c"}, "message": "first"})
+    thread_id = created["thread"]["id"]
+
+    def as_read():
+        read = call(lab, "jupyter_get_comment", {"threadId": thread_id})
+        return read["thread"], read["omittedMessages"]
+
+    assert (created["thread"], created["omittedMessages"]) == as_read()
+    for number in range(1, count):
+        replied = call(lab, "jupyter_reply_comment", {"threadId": thread_id, "message": f"reply {number}"})
+        assert (replied["thread"], replied["omittedMessages"]) == as_read()
+    for name in ("jupyter_resolve_comment", "jupyter_reopen_comment"):
+        changed = call(lab, name, {"threadId": thread_id})
+        assert (changed["thread"], changed["omittedMessages"]) == as_read(), name
+    thread, omitted = as_read()
+    shown = min(count, limits.MAX_COMMENT_MESSAGES_RETURNED)
+    assert len(thread["messages"]) == shown and omitted == count - shown
+    assert [m["body"] for m in thread["messages"]][:1] == ["first"]
+    assert thread["messages"][-1]["body"] == f"reply {count - 1}" and thread["status"] == "open"
+    closed = call(lab, "jupyter_resolve_comment", {"threadId": thread_id, "resolutionMessage": "done"})
+    assert (closed["thread"], closed["omittedMessages"]) == as_read()
+    assert closed["thread"]["messages"][-1]["body"] == "done" and closed["thread"]["status"] == "resolved"
