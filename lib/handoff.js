@@ -71,7 +71,8 @@ import { Widget } from '@lumino/widgets';
  * @property {import('@jupyterlab/docmanager').IDocumentManager | null} docManager
  * @property {import('@jupyterlab/filebrowser').IDefaultFileBrowser | null} fileBrowser
  * @property {import('@jupyterlab/apputils').ICommandPalette | null} palette
- * @property {object} modelContext the page's WebMCP model context
+ * @property {object | null} modelContext the page's WebMCP model context; null in a browser without WebMCP,
+ *   where only the human's controls start (access, review, Propose mode)
  * @property {(state: 'booting' | 'ready' | 'off' | 'unavailable', text: string) => void} setStatus shows the
  *   bridge's state in its status item (and leaves a `webmcp:<state>` User Timing mark)
  * @property {PageLinks} page

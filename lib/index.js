@@ -17,6 +17,7 @@ import { classes, pageLinks, readers } from './handoff.js';
 import { likelyPageKind, pageKind, pageModelContext, urlMode, whyNotStarting } from './page-kind.js';
 import { followRelay } from './relay.js';
 import { loadSettings, untilEnabled } from './settings.js';
+import { offerControls } from './without-webmcp.js';
 
 // User Timing marks (DevTools' Performance panel, the benchmark): when this module is evaluated, as the
 // app loads its extensions, and when the plugin activates, once the app starts them.
@@ -72,7 +73,7 @@ function createStatusItem(app, statusBar) {
     item.addClass('jp-webmcp-indicator');
     app.started.then(() => Widget.attach(item, document.body));
   }
-  return setStatus;
+  return { item, setStatus };
 }
 
 // The interpreter's start, begun: the manifest, the kernel's Pyodide and the boot module, then all that the
@@ -127,7 +128,7 @@ async function boot(handoff, begun, settingsLoaded) {
     begun = begun.then(({ site, beginAgain }) => ({ site, start: beginAgain(), beginAgain }));
   }
   const { site, start } = await begun;
-  const early = registerEarly(handoff.modelContext, site.manifest, settings);
+  const early = handoff.modelContext ? registerEarly(handoff.modelContext, site.manifest, settings) : null;
   try {
     const { bridge, path, fallback } = await start.finish();
     performance.mark('webmcp:stage:imported');
@@ -155,32 +156,39 @@ const plugin = {
   ],
   activate: (app, tracker, docManager, statusBar, fileBrowser, palette, settingRegistry, executor) => {
     performance.mark('webmcp:activated');
-    const setStatus = createStatusItem(app, statusBar);
+    const { item, setStatus } = createStatusItem(app, statusBar);
     // Loaded whatever happens next, so the Settings Editor always shows the bridge's settings.
     const settingsLoaded = loadSettings(settingRegistry);
     const kind = pageKind(tracker, docManager);
     const mode = urlMode();
     const modelContext = pageModelContext();
     const notStarting = whyNotStarting(kind, mode, modelContext);
+    const page = pageLinks(kind);
+    // Agents' runs go through the cell executor the human's Run uses (JupyterLab's own when none is provided).
+    const cellExecutor = executor || { runCell };
+    const handoff = { app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page, cellExecutor };
+    // Never block activation: the lab works whether or not the bridge boots.
+    const start = begun =>
+      boot(handoff, begun, settingsLoaded).catch(error => {
+        console.error('WebMCP bridge failed to start', error);
+        const reason = String(error.message || error).trim().split('\n').pop();
+        setStatus('unavailable', `WebMCP unavailable: ${reason}`);
+      });
     if (notStarting) {
       startedEarly && drop(startedEarly);
       setStatus(...notStarting);
+      if (!modelContext && kind !== 'other' && mode !== 'off') {
+        offerControls(item, notStarting[1], settingsLoaded, () => {
+          setStatus('booting', `${notStarting[1]}; starting the access and review controls…`);
+          start(beginBoot(mode !== 'plain'));
+        });
+      }
       return;
     }
     setStatus('booting', 'WebMCP: booting…');
     // The local relay's connector, when the settings switch it on (off by default).
     settingsLoaded.then(settings => followRelay(settings, assetsUrl()));
-    // Never block activation: the lab works whether or not the bridge boots.
-    const page = pageLinks(kind);
-    // Agents' runs go through the cell executor the human's Run uses (JupyterLab's own when none is provided).
-    const cellExecutor = executor || { runCell };
-    const handoff = { app, tracker, docManager, fileBrowser, palette, modelContext, setStatus, page, cellExecutor };
-    boot(handoff, startedEarly || beginBoot(mode !== 'plain'), settingsLoaded)
-      .catch(error => {
-        console.error('WebMCP bridge failed to start', error);
-        const reason = String(error.message || error).trim().split('\n').pop();
-        setStatus('unavailable', `WebMCP unavailable: ${reason}`);
-      });
+    start(startedEarly || beginBoot(mode !== 'plain'));
   }
 };
 

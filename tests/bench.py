@@ -31,6 +31,7 @@ from bench_sites import (
     side_by_side_rows,
 )
 from bench_tasks import measure_tasks, print_tasks
+from bench_without_webmcp import measure_without_webmcp, print_without_webmcp
 from hostclients import (
     MEASURED_PATH,
     POLYFILL,
@@ -316,6 +317,12 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
         print_owner_tools(figures, options.runs)
         output.write_text(json.dumps({"ownerTools": figures}, indent=2) + "\n")
         return {"ownerTools": figures}
+    if options.without_webmcp_only:
+        with sync_playwright() as playwright:
+            figures = measure_without_webmcp(playwright, chromium, bridge, options.runs)
+        print_without_webmcp(figures, options.runs)
+        output.write_text(json.dumps({"withoutWebMCP": figures}, indent=2) + "\n")
+        return {"withoutWebMCP": figures}
     if options.tasks_only:
         with sync_playwright() as playwright:
             tasks = measure_tasks(playwright, chromium, bridge, reference)

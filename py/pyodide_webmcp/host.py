@@ -100,8 +100,9 @@ class Host(Protocol):
     """IDefaultFileBrowser; None where the app has none."""
     palette: JsObject | None
     """ICommandPalette; None where the app has none."""
-    modelContext: JsObject
-    """The page's WebMCP model context (`document.modelContext`, or `navigator.modelContext`)."""
+    modelContext: JsObject | None
+    """The page's WebMCP model context (`document.modelContext`, or `navigator.modelContext`); None in a browser
+    without WebMCP, where the human's controls (access, review, Propose mode) start without tools."""
     page: PageLinks
     cellExecutor: JsObject
     """INotebookCellExecutor: the one the human's Run uses (JupyterLab's `runCell` when none is provided)."""

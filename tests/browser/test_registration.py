@@ -98,7 +98,9 @@ def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
         page.on("request", recorder.record)
         page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
         page.wait_for_selector(SETTLED, timeout=60_000)
-        assert page.inner_text(".jp-webmcp-status") == "WebMCP unavailable: this browser has no WebMCP"
+        assert page.inner_text(".jp-webmcp-status") == (
+            "WebMCP unavailable: this browser has no WebMCP · click for the access and review controls (no agent "
+            "can connect)")
         assert page.evaluate("() => 'modelContext' in document || 'modelContext' in navigator") is False
         assert_lab_works(page)
         assert not any("/static/bridge/" in url for url in recorder.urls), "the bridge loaded for nothing"
@@ -124,7 +126,8 @@ def test_over_plain_http_on_another_host_the_status_names_the_insecure_context(p
         page.goto(f"{origin}/lab/index.html")
         page.wait_for_selector(SETTLED, timeout=60_000)
         assert page.inner_text(".jp-webmcp-status") == (
-            "WebMCP unavailable: not a secure context (open the site over https or on localhost)")
+            "WebMCP unavailable: not a secure context (open the site over https or on localhost) · click for the "
+            "access and review controls (no agent can connect)")
         assert page.evaluate("() => [isSecureContext, 'modelContext' in document || 'modelContext' in navigator]") == [
             False, False]
         assert not [url for url in recorder.urls if "/static/bridge/" in url or "/static/pyodide/" in url], (

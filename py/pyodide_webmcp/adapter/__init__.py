@@ -26,6 +26,10 @@ from .registrations import Registrations
 from .settings import SettingsWatcher
 
 
+CONTROLS_ONLY = ("WebMCP unavailable: this browser has no WebMCP; the access, review and Propose-mode controls "
+                 "are on (no agent can connect)")
+
+
 class SignalAbort:
     """A call's AbortSignal, as the tools see abort state."""
 
@@ -56,7 +60,8 @@ def _arguments(raw: Any) -> Any:
 
 
 async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
-    """Register the tools the owner's settings allow, and follow the settings live; returns how many took."""
+    """Register the tools the owner's settings allow, and follow the settings live; returns how many took.
+    Without a model context (a browser without WebMCP, started for the human's controls) only the controls."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
     lab = Lab(host, calls, settings)
@@ -65,6 +70,9 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     await asyncio.sleep(0)
     install_controls(lab, host)
     await asyncio.sleep(0)
+    if js_value(host.modelContext) is None:  # a browser without WebMCP: the human's controls only
+        host.setStatus("unavailable", CONTROLS_ONLY)
+        return 0
     lab.output_selection = OutputSelectionTracker(lab.locate_cell_node)
     await asyncio.sleep(0)
 
