@@ -53,12 +53,12 @@ def write_contents(folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """A fresh venv with the wheel and its `mcp` extra, as `pip install 'jupyterlite-pyodide-webmcp[mcp]'`."""
+    """A fresh venv with the wheel and its `mcp` extra, as `pip install --find-links dist 'jupyterlite-pyodide-webmcp[mcp]'`."""
     wheel = next(DIST.glob("jupyterlite_pyodide_webmcp-*.whl"), None) or pytest.fail("no wheel in dist/")
     venv = tmp_path_factory.mktemp("user") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", f"{wheel}[mcp]",
-                    "-c", str(ROOT / "constraints.txt")], check=True)
+                    "--find-links", str(DIST), "-c", str(ROOT / "constraints.txt")], check=True)
     return venv / "bin"
 
 

@@ -7,7 +7,12 @@ import json
 import pytest
 
 from buildkit.env import CHROMIUM_FLAGS
-from tests.browser.conftest import RequestRecorder, chromium_path, code_cell, notebook_json
+from tests.browser.conftest import (
+    RequestRecorder,
+    chromium_path,
+    code_cell,
+    notebook_json,
+)
 from tests.waiting import wait_until
 
 SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"

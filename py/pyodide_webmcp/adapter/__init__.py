@@ -25,7 +25,6 @@ from .panel import install_controls
 from .registrations import Registrations
 from .settings import SettingsWatcher
 
-
 CONTROLS_ONLY = ("WebMCP unavailable: this browser has no WebMCP; the access, review and Propose-mode controls "
                  "are on (no agent can connect)")
 

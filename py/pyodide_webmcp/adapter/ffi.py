@@ -33,7 +33,13 @@ def js_value(value: Any) -> Any:
 
 
 def to_js_object(value: Any) -> Any:
+    """Options for a JS call; a None in it becomes undefined, so stored data goes through `to_js_data`."""
     return to_js(value, dict_converter=Object.fromEntries)
+
+
+def to_js_data(value: Any) -> Any:
+    """JSON-like Python data as JS, through JSON so every None stays a stored null."""
+    return JSON.parse(json.dumps(value))
 
 
 def to_python(value: Any) -> Any:

@@ -18,7 +18,7 @@ from ..owner.site_settings import AccessDefaults
 from .command_registry import LabCommands
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines
-from .ffi import js_value, to_js_object, to_python
+from .ffi import js_value, to_js_data, to_js_object, to_python
 from .human_edits import HumanEditRecorder
 from .images import render_image
 from .notebook import NotebookHandle
@@ -176,7 +176,7 @@ class Lab:
             for cell in content.get("cells") or []:
                 metadata = cell.setdefault("metadata", {})
                 metadata[METADATA_KEY] = with_cell_access(metadata, cells)
-        await self._contents.save(path, to_js_object({"type": "notebook", "format": "json", "content": content}))
+        await self._contents.save(path, to_js_data({"type": "notebook", "format": "json", "content": content}))
 
     async def notebook_access(self, path: str) -> Optional[Access]:
         """Live access of an open notebook, else what its file says."""

@@ -3,7 +3,7 @@
 import json
 from typing import Any, Callable, Optional
 
-from js import JSON, setTimeout
+from js import setTimeout
 from pyodide.ffi import create_once_callable, jsnull
 
 from ..base import limits
@@ -27,7 +27,7 @@ from ..notebook.provenance import add_history, iso_now
 from ..port import CellList, CellRecord, EditorState, ExecutionOutcome, RunOutcome
 from ..review.threads import REVIEW_KEY, ReviewStore
 from .cell_run import run_through_executor
-from .ffi import js_value, settled, stored_metadata, to_js_object, to_python
+from .ffi import js_value, settled, stored_metadata, to_js_data, to_js_object, to_python
 from .kernel_watch import waits_for_input, watch_execution
 from .proposal_places import keep_below_cell, watch_proposal
 from .services import NotebookServices
@@ -91,17 +91,17 @@ class NotebookHandle:
         if not isinstance(entry, dict):
             return  # a damaged entry hides the cell; rewriting it would reveal the cell
         entry["history"] = add_history(entry.get("history"), actor, action, iso_now(), tool)
-        cell.setMetadata(METADATA_KEY, to_js_object(entry))
+        cell.setMetadata(METADATA_KEY, to_js_data(entry))
         self._services.edit_baselines.settle(str(self._panel.id), cell_id, source_hash(str(cell.getSource())))
 
     def set_cell_access(self, index: int, access: Access) -> None:
         cell = self._shared_cells()[index]
-        cell.setMetadata(METADATA_KEY, to_js_object(with_cell_access(stored_metadata(cell), access)))
+        cell.setMetadata(METADATA_KEY, to_js_data(with_cell_access(stored_metadata(cell), access)))
         self.refresh_markers()
 
     def set_access(self, access: Access) -> None:
         model = self._notebook.model
-        model.setMetadata(METADATA_KEY, to_js_object(with_notebook_access(stored_metadata(model), access)))
+        model.setMetadata(METADATA_KEY, to_js_data(with_notebook_access(stored_metadata(model), access)))
 
     def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
         return keep_below_cell(self._notebook, cell_id, node)
@@ -126,7 +126,7 @@ class NotebookHandle:
 
     def set_review_entry(self, entry: dict[str, Any]) -> None:
         # Through JSON text, so every stored value (odd numbers, lone surrogates) comes back exactly.
-        self._notebook.model.setMetadata(REVIEW_KEY, JSON.parse(json.dumps(entry)))
+        self._notebook.model.setMetadata(REVIEW_KEY, to_js_data(entry))
         self.refresh_markers()
 
     def refresh_markers(self) -> None:
@@ -208,7 +208,7 @@ class NotebookHandle:
 
     def insert_cells(self, index: int, cells: list[tuple[CellType, str]]) -> list[str]:
         new = [{"cell_type": cell_type, "source": source, "metadata": {}} for cell_type, source in cells]
-        return [str(cell.id) for cell in self._notebook.model.sharedModel.insertCells(index, to_js_object(new))]
+        return [str(cell.id) for cell in self._notebook.model.sharedModel.insertCells(index, to_js_data(new))]
 
     def transact(self, change: Callable[[], None]) -> None:
         self._notebook.model.sharedModel.transact(create_once_callable(lambda *_: change()))
@@ -231,7 +231,7 @@ class NotebookHandle:
 
         def swap(*_: Any) -> None:  # one transaction, as JupyterLab's own "change cell type": the cell keeps its id
             shared.deleteCell(index)
-            shared.insertCell(index, to_js_object(replacement))
+            shared.insertCell(index, to_js_data(replacement))
 
         shared.transact(create_once_callable(swap))
 

@@ -5,7 +5,7 @@ from typing import Any, Callable
 from pyodide.ffi import create_proxy
 
 from ..owner.site_settings import Settings
-from .ffi import js_value, to_js_object, to_python
+from .ffi import js_value, to_js_data, to_python
 
 
 class SettingsWatcher:
@@ -40,4 +40,4 @@ class SettingsWatcher:
     def save(self, key: str, value: Any) -> None:
         """The human's choice, kept across reloads (a value the site fixed stays as the site set it)."""
         if self._settings is not None and not self.fixed(key):
-            self._settings.set(key, to_js_object(value) if isinstance(value, (dict, list)) else value)
+            self._settings.set(key, to_js_data(value) if isinstance(value, (dict, list)) else value)
