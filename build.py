@@ -229,7 +229,7 @@ def main() -> None:
             from jupyterlite_pyodide_webmcp.cli import serve_folder
             from jupyterlite_pyodide_webmcp.contents_api import FolderAPI
 
-            serve_folder(site=demo_site.SITE, prepare_site=prepare, folder=FolderAPI(args.contents), port=args.port,
+            serve_folder(site=demo_site.SITE, prepare_site=prepare, folder=FolderAPI(args.contents, log=print), port=args.port,
                          open_browser=False)
         else:
             site_server.serve(args.port, prepare())

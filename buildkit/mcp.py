@@ -30,8 +30,9 @@ def browser_profile(contents: Path | None) -> Path:
 def run(port: int, *, headless: bool | None = None, isolated: bool = False, contents: Path | None = None) -> int:
     from jupyterlite_pyodide_webmcp.cli import browser_or_reason, run_mcp
     from jupyterlite_pyodide_webmcp.contents_api import FolderAPI
+    from jupyterlite_pyodide_webmcp.stdio import log
 
     chromium, _ = browser_or_reason()
     return run_mcp(site=SITE, prepare_site=lambda: ensure_site(chromium),
                    profile=None if isolated else browser_profile(contents), port=port, headless=headless,
-                   folder=FolderAPI(contents) if contents else None)
+                   folder=FolderAPI(contents, log=log) if contents else None)

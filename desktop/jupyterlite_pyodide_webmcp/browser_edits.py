@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .contents_api import beside
+
 MARKER = "jupyterlite-pyodide-webmcp-folder"  # in a profile: its browser storage was looked at
 # Every file model of JupyterLite's browser drives on this origin ("JupyterLite Storage - <baseUrl>").
 READ_BROWSER_STORAGE = """async () => {
@@ -63,16 +65,6 @@ def on_disk(path: Path, model: dict[str, Any]) -> Any:
         return None
 
 
-def beside(path: Path) -> Path:
-    """The first free `name.from-browser.ext` beside `path`."""
-    for number in range(1, 1000):
-        suffix = ".from-browser" if number == 1 else f".from-browser-{number}"
-        candidate = path.with_name(path.stem + suffix + path.suffix)
-        if not candidate.exists():
-            return candidate
-    raise FileExistsError(f"no free name beside {path}")
-
-
 def keep_browser_edits(models: list[dict[str, Any]], root: Path) -> list[Path]:
     """Write each kept notebook or file that differs from the folder's beside it; returns what was written."""
     written = []
@@ -85,7 +77,7 @@ def keep_browser_edits(models: list[dict[str, Any]], root: Path) -> list[Path]:
             continue
         if on_disk(target, model) == comparable(model):
             continue
-        copy = beside(target)
+        copy = beside(target, "from-browser")
         copy.parent.mkdir(parents=True, exist_ok=True)
         if model["type"] == "notebook":
             copy.write_text(json.dumps(model["content"], indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
         user_cache,
     )
 
-    contents = FolderAPI(args.contents) if args.contents else None
+    contents = FolderAPI(args.contents, log=log) if args.contents else None
     if args.command == "serve":
         sys.exit(serve_folder(site=site_folder(), prepare_site=site_for, folder=contents, port=args.port,
                               open_browser=args.open_browser))

@@ -5,13 +5,19 @@ Jupyter Server's own `FileContentsManager` does the file work (atomic writes, nb
 contents handlers do, on the command's local server. A request is refused unless it carries the run's
 secret (`Authorization: token ...`, which JupyterLab's `Drive` sends), comes from the lab's own origin and
 names a path whose real location stays in the folder (SECURITY.md has the model).
+
+A save that replaces a file changed on disk since the lab read it (the human or an agent answered
+JupyterLab's File Changed dialog with Overwrite) first keeps the disk's version beside it, as
+`name.on-disk.ipynb`: both versions survive.
 """
 
 import errno
+import hashlib
 import hmac
 import json
 import os
 import secrets
+import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +35,22 @@ TOKEN_FRAGMENT = "contents-token"  # the lab's URL carries the secret after "#",
 LAB_CONFIG = {"jupyter-config-data": {"webmcpContents": "folder",
                                       "disabledExtensions": ["@jupyterlite/services-extension:default-drive"]}}
 SAME_SITE_FETCHES = ("same-origin", "none")
+
+
+def beside(path: Path, label: str) -> Path:
+    """The first free `name.<label>.ext` (then `name.<label>-2.ext`...) beside `path`."""
+    for number in range(1, 1000):
+        candidate = path.with_name(f"{path.stem}.{label}{'' if number == 1 else f'-{number}'}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+    raise FileExistsError(f"no free name beside {path}")
+
+
+def digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 class FolderContents(FileContentsManager):
@@ -71,13 +93,15 @@ def error(status: int, message: str) -> Answer:
 class FolderAPI:
     """The Contents API of `root` behind one secret; `hosts` are the Host headers the server answers to."""
 
-    def __init__(self, root: Path, *, secret: str | None = None):
+    def __init__(self, root: Path, *, secret: str | None = None, log: Callable[[str], None] = lambda _: None):
         self.root = Path(root).resolve()
         self.secret = secret or secrets.token_urlsafe(32)
         self.manager = FolderContents(root_dir=str(self.root))
         self.lock = threading.Lock()  # one request at a time: the manager is not thread-safe
         self.hosts: set[str] = set()
         self.origins: set[str] = set()
+        self.read: dict[str, str | None] = {}  # path: the digest of the file as a document last loaded or saved it
+        self.log = log
 
     def bind(self, port: int) -> None:
         """The server's port is known: only its own Host and Origin are accepted."""
@@ -145,6 +169,9 @@ class FolderAPI:
                                 ("file" if kind else None), format=query.get("format"),
                                 require_hash=query.get("hash") == "1")
             validate_model(found, expect_content=content == "1", expect_hash=query.get("hash") == "1")
+            if content == "1" and query.get("hash") == "1" and found["type"] != "directory":
+                # a document's load (JupyterLab's saves check the file against the hash it asks for here)
+                self.read[path] = digest(self._os_path(path))
             return Answer(200, found)
         if method == "PATCH":
             if not isinstance(model, dict) or not model.get("path"):
@@ -152,7 +179,9 @@ class FolderAPI:
             self._refuse_outside(model["path"])
             if manager.is_hidden(path) or manager.is_hidden(model["path"]):
                 raise HTTPError(400, f"Cannot rename file or directory {path!r}")
-            return self._model(200, manager.update(model, path))
+            renamed = self._model(200, manager.update(model, path))
+            self.read[model["path"].strip("/")] = self.read.pop(path, None)
+            return renamed
         if method == "DELETE":
             if manager.is_hidden(path):
                 raise HTTPError(400, f"Cannot delete file or directory {path!r}")
@@ -178,9 +207,15 @@ class FolderAPI:
                 raise HTTPError(400, f"Cannot create file or directory {path!r}")
             if model.get("type", "") not in ("", None, "directory", "file", "notebook"):
                 model["type"] = "file"
-            if manager.file_exists(path):
-                return self._model(200, manager.save(model, path))
-            return self._model(201, manager.new(model, path))
+            if not manager.file_exists(path):
+                created = self._model(201, manager.new(model, path))
+                self.read[path] = digest(self._os_path(path))
+                return created
+            self._keep_changed_on_disk(path)
+            saved = self._model(200, manager.save(model, path))
+            if not model.get("chunk") or model.get("chunk") == -1:
+                self.read[path] = digest(self._os_path(path))
+            return saved
         return error(405, f"{method} is not a Contents API method")
 
     def _checkpoints(self, method: str, path: str, checkpoint: str) -> Answer:
@@ -199,6 +234,18 @@ class FolderAPI:
             manager.delete_checkpoint(checkpoint, path)
             return Answer(204)
         return error(405, f"{method} is not a checkpoints method")
+
+    def _os_path(self, path: str) -> Path:
+        return Path(self.manager._get_os_path(path))
+
+    def _keep_changed_on_disk(self, path: str) -> None:
+        """Before a save replaces a file that changed on disk since the lab read it, keep that version beside it."""
+        target = self._os_path(path)
+        if path in self.read and target.is_file() and digest(target) != self.read[path]:
+            kept = beside(target, "on-disk")
+            shutil.copy2(target, kept)
+            self.log(f"{path} changed on disk since the lab read it, and the lab's version replaces it: the disk's "
+                     f"version is kept as {kept.relative_to(self.root).as_posix()}")
 
     def _refuse_outside(self, path: str) -> None:
         if not self.manager.stays_inside(path):
