@@ -127,9 +127,12 @@ def test_a_notebook_deleted_on_disk_is_a_clear_error_on_save(folder_lab, folder)
     assert not (folder / "gone.ipynb").exists()
 
 
-def test_the_kernel_reads_the_folders_files(folder_lab, folder):
+def test_the_kernel_reads_and_writes_the_folders_files(folder_lab, folder):
     lab, _ = folder_lab
-    write_notebook(folder / "reads.ipynb", "print(open('data.csv').read().splitlines()[2])", "reads")
+    source = "print(open('data.csv').read().splitlines()[2])\nopen('written.txt', 'w').write('by the kernel')"
+    write_notebook(folder / "reads.ipynb", source, "reads")
     lab.open_with_idle_kernel("reads.ipynb")
     ran = lab.call("jupyter_run_cells", {"notebookPath": "reads.ipynb", "cellIds": ["reads"]})
     assert "3,4" in json.dumps(ran)
+    wait_until(lambda: (folder / "written.txt").is_file(), timeout=30, what="the kernel's file on disk")
+    assert (folder / "written.txt").read_text() == "by the kernel"
