@@ -181,6 +181,8 @@ def main() -> None:
                               help="only the start of the demo beside the same site with its own tools")
     bench_parser.add_argument("--without-webmcp-only", action="store_true",
                               help="only a browser without WebMCP: the page, then the human's controls started")
+    bench_parser.add_argument("--folder-only", action="store_true",
+                              help="only the installed mcp command on a folder: first answers, a 5 MB save, refusals")
     stress_parser = commands.add_parser("stress", help="build, then the stress run (docs/reliability.md)")
     stress_parser.add_argument("--privacy-calls", type=int, default=10_000, help="randomized calls, every tool")
     stress_parser.add_argument("--robustness-calls", type=int, default=5_000, help="schema-fuzzed calls")
