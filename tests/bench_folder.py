@@ -33,6 +33,7 @@ def big_notebook(megabytes: int) -> dict:
 def first_answer(cache: Path, folder: Path, chromium: str) -> tuple[McpHost, McpClient, float]:
     env = {"PATH": str(Path(sys.executable).parent), "HOME": str(cache.parent), "CHROME_PATH": chromium,
            "JUPYTERLITE_WEBMCP_CACHE": str(cache)}
+    cache.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     host = McpHost(command(), ["mcp", "--contents", str(folder), "--port", "0", "--headless"],
                    cache.parent / f"{folder.name}-{time.monotonic_ns()}.log", env).start(300)

@@ -1,7 +1,8 @@
 """`jupyterlite-pyodide-webmcp mcp`: the lab's notebook tools for a desktop MCP host, over stdio.
 
-    jupyterlite-pyodide-webmcp mcp [--contents DIR] [--port N] [--headless | --headed] [--isolated]
-    jupyterlite-pyodide-webmcp serve [--contents DIR] [--port N] [--no-browser]
+    jupyterlite-pyodide-webmcp mcp [--contents DIR] [--tools WHEEL...] [--port N] [--headless | --headed]
+                                   [--isolated]
+    jupyterlite-pyodide-webmcp serve [--contents DIR] [--tools WHEEL...] [--port N] [--no-browser]
     jupyterlite-pyodide-webmcp ship-pyodide [LITE_DIR]
 
 With --contents, the lab reads and writes DIR in place (contents_api.py); without it, an empty lab keeps
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 8000
 CONTENTS_HELP = ("the folder the lab works on, read and written in place (default: an empty lab whose files "
                  "stay in the browser profile)")
+TOOLS_HELP = "wheels of your own site tools (docs/own-tools.md): served beside the built-in tools"
 LAB_PATH = "/lab/index.html"
 COMMAND = "jupyterlite-pyodide-webmcp"
 
@@ -188,6 +190,13 @@ def serve_folder(*, site: Path, prepare_site: Callable[[], Path], folder: "Folde
     return 0
 
 
+def wheel_file(text: str) -> Path:
+    path = Path(text).expanduser()
+    if not path.is_file() or path.suffix != ".whl":
+        raise argparse.ArgumentTypeError(f"{text} is not a wheel file")
+    return path.resolve()
+
+
 def folder(text: str) -> Path:
     path = Path(text).expanduser()
     if not path.is_dir():
@@ -200,6 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     mcp = commands.add_parser("mcp", help="an MCP server on stdio: the lab's notebook tools for a desktop host")
     mcp.add_argument("--contents", type=folder, metavar="DIR", help=CONTENTS_HELP)
+    mcp.add_argument("--tools", type=wheel_file, nargs="+", default=[], metavar="WHEEL", help=TOOLS_HELP)
     mcp.add_argument("--port", type=int, default=DEFAULT_PORT, help="port of the site (another one when taken)")
     shown = mcp.add_mutually_exclusive_group()
     shown.add_argument("--headless", action="store_true", default=None, help="no browser window")
@@ -209,6 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     serve = commands.add_parser("serve", help="the lab for your own browser, on 127.0.0.1 (its WebMCP tools reach "
                                 "a desktop host through a local relay)")
     serve.add_argument("--contents", type=folder, metavar="DIR", help=CONTENTS_HELP)
+    serve.add_argument("--tools", type=wheel_file, nargs="+", default=[], metavar="WHEEL", help=TOOLS_HELP)
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port of the site (another one when taken)")
     serve.add_argument("--no-browser", dest="open_browser", action="store_false", help="only print the link")
     ship = commands.add_parser("ship-pyodide", help="make a lite folder ship Pyodide: a stock jupyter lite build "
@@ -233,8 +244,8 @@ def main(argv: list[str] | None = None) -> None:
 
     contents = FolderAPI(args.contents, log=log) if args.contents else None
     if args.command == "serve":
-        sys.exit(serve_folder(site=site_folder(), prepare_site=site_for, folder=contents, port=args.port,
-                              open_browser=args.open_browser))
+        sys.exit(serve_folder(site=site_folder(args.tools), prepare_site=lambda: site_for(args.tools),
+                              folder=contents, port=args.port, open_browser=args.open_browser))
     keep_stdout_for_mcp()  # from here on, only MCP reaches stdout
     try:
         import mcp  # noqa: F401
@@ -247,5 +258,5 @@ def main(argv: list[str] | None = None) -> None:
     except FileNotFoundError as error:
         manifest = None
         log(str(error))
-    sys.exit(run_mcp(site=site_folder(), prepare_site=site_for, profile=profile, port=args.port,
-                     headless=args.headless, manifest=manifest, folder=contents))
+    sys.exit(run_mcp(site=site_folder(args.tools), prepare_site=lambda: site_for(args.tools), profile=profile,
+                     port=args.port, headless=args.headless, manifest=manifest, folder=contents))

@@ -13,11 +13,13 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from .stdio import log
 
 EXTENSION = "jupyterlite-pyodide-webmcp"
+BRIDGE_SETTINGS = "jupyterlite-pyodide-webmcp:bridge"
 BRIDGE_ASSETS = Path("static") / "bridge"
 SITE_BRIDGE_ASSETS = Path("extensions") / EXTENSION / BRIDGE_ASSETS
 RUNTIME = Path(__file__).with_name("pyodide")
@@ -77,44 +79,60 @@ def contents_key(folder: Path | None) -> str:
     return f"{resolved.name}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:12]}"
 
 
-def inputs_digest(extension: Path) -> str:
-    """Changes with the bridge's build and the packages `jupyter lite build` uses."""
+def tools_digest(tools: Sequence[Path]) -> str:
+    """The names and bytes of the site tools' wheels."""
+    sha = hashlib.sha256()
+    for wheel in tools:
+        sha.update(wheel.name.encode() + b"\0" + wheel.read_bytes() + b"\0")
+    return sha.hexdigest()
+
+
+def inputs_digest(extension: Path, tools: Sequence[Path] = ()) -> str:
+    """Changes with the bridge's build, the packages `jupyter lite build` uses and the site tools' wheels."""
     from importlib.metadata import version
 
     build = json.loads((extension / BRIDGE_ASSETS / "manifest.json").read_text())["build"]
     packages = [f"{name}=={version(name)}" for name in ("jupyterlite-core", "jupyterlite-pyodide-kernel")]
     lock = (RUNTIME / "pyodide-lock.json").read_bytes() if (RUNTIME / "pyodide-lock.json").is_file() else b""
-    sha = hashlib.sha256("\0".join([build, *packages]).encode())
+    sha = hashlib.sha256("\0".join([build, *packages, tools_digest(tools) if tools else ""]).encode())
     sha.update(lock)
     return sha.hexdigest()
 
 
-def site_folder() -> Path:
-    """Where the site is kept."""
-    return user_cache() / "sites" / "lab" / "site"
+def site_folder(tools: Sequence[Path] = ()) -> Path:
+    """Where the site is kept: one for the built-in tools, one per set of site tools."""
+    return user_cache() / "sites" / ("lab" if not tools else f"lab-{tools_digest(tools)[:12]}") / "site"
 
 
-def site_for() -> Path:
-    """The site, built when its inputs changed (earlier versions' sites, one per folder, are removed then)."""
+def site_for(tools: Sequence[Path] = ()) -> Path:
+    """The site (with `tools`, the wheels of site tools, shipped and listed in its ownerTools), built when its
+    inputs changed; earlier versions' sites, one per folder, are removed then."""
     if not (RUNTIME / "pyodide-lock.json").is_file():
         raise FileNotFoundError(f"this installation has no Pyodide runtime ({RUNTIME}): reinstall the package")
     extension = installed_extension()
-    site = site_folder()
+    site = site_folder(tools)
     folder, stamp = site.parent, site.parent / "inputs.sha256"
-    wanted = inputs_digest(extension)
+    wanted = inputs_digest(extension, tools)
     if (site / "index.html").is_file() and stamp.is_file() and stamp.read_text() == wanted:
         log(f"the site is up to date ({site})")
         return site
     log(f"building the site into {site}")
     for earlier in folder.parent.iterdir() if folder.parent.is_dir() else []:
-        if earlier != folder and (earlier / "inputs.sha256").is_file():
+        if not earlier.name.startswith("lab") and (earlier / "inputs.sha256").is_file():
             shutil.rmtree(earlier, ignore_errors=True)
     stamp.unlink(missing_ok=True)
     lite = folder / "lite"
     shutil.rmtree(lite, ignore_errors=True)
     shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(RUNTIME, lite / "static" / "pyodide")
-    (lite / "jupyter-lite.json").write_text(json.dumps(SITE_CONFIG, indent=2) + "\n")
+    config = json.loads(json.dumps(SITE_CONFIG))
+    if tools:
+        (lite / "pypi").mkdir()
+        for wheel in tools:
+            shutil.copy2(wheel, lite / "pypi" / wheel.name)
+        config["jupyter-config-data"]["litePluginSettings"][BRIDGE_SETTINGS] = {
+            "ownerTools": [f"pypi/{wheel.name}" for wheel in tools]}
+    (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n")
     build_config = {"LiteBuildConfig": {"contents": [], "output_dir": str(site), "no_sourcemaps": True}}
     (lite / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2) + "\n")
     # Its output is the log's, never MCP's stdout; stdin is not the host's either.

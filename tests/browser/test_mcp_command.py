@@ -53,6 +53,12 @@ def with_access(cell: dict, access: str) -> dict:
     return cell
 
 
+COURSE = notebook([
+    {"cell_type": "markdown", "id": "e1", "metadata": {}, "source": "## Exercise 1: add\nAdd two numbers."},
+    code_cell("a1", "total = 1 + 2"),
+])
+
+
 def write_contents(folder: Path) -> None:
     hidden = with_access(code_cell(HIDDEN_ID, f"token = '{SECRET}'",
                                    [{"output_type": "stream", "name": "stdout", "text": f"{SECRET}\n"}], 1), "none")
@@ -64,6 +70,7 @@ def write_contents(folder: Path) -> None:
     private = notebook([code_cell("private-cell", f"print('{SECRET}')")])
     private["metadata"]["jupyterlite_webmcp"] = {"notebookAccess": "none"}
     (folder / "private.ipynb").write_text(json.dumps(private))
+    (folder / "week1.ipynb").write_text(json.dumps(COURSE))
 
 
 @pytest.fixture(scope="module")
@@ -91,12 +98,25 @@ def test_the_documented_configuration_is_the_one_tested():
         assert INSTALLED_CONFIG in blocks, doc
 
 
-def start(bin_folder: Path, home: Path, contents: Path, log_name: str = "server.log", port: int = 0) -> McpHost:
-    """The documented configuration (the command found on PATH, as a host finds it), on `contents`."""
+def start(bin_folder: Path, home: Path, contents: Path, log_name: str = "server.log", port: int = 0,
+          tools: tuple[Path, ...] = ()) -> McpHost:
+    """The documented configuration (the command found on PATH, as a host finds it), on `contents`, with the
+    site tools' wheels `tools`."""
     server = INSTALLED_CONFIG["mcpServers"]["jupyterlite"]
+    extra = ["--tools", *map(str, tools)] if tools else []
     return McpHost(str(bin_folder / server["command"]),
-                   [*server["args"], "--contents", str(contents), "--port", str(port)],
+                   [*server["args"], "--contents", str(contents), "--port", str(port), *extra],
                    home / log_name, user_environment(bin_folder, home)).start(120)
+
+
+SITE_TOOLS = {"course_list_exercises", "course_mark_for_review"}
+
+
+def course_tools_wheel(folder: Path) -> Path:
+    """The owner example's wheel, as its README builds it."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    str(ROOT / "examples" / "owner-tools"), "-w", str(folder)], check=True)
+    return next(folder.glob("course_tools-*.whl"))
 
 
 def free_port() -> int:
@@ -141,8 +161,9 @@ def user(installed, tmp_path_factory, browser_type):
     write_contents(contents)
     port = free_port()
     earlier_version_profile(browser_type, home / "cache" / "browser-profiles" / contents_key(contents), port)
+    wheel = course_tools_wheel(home / "wheels")
     started = time.monotonic()
-    host = start(installed, home, contents, port=port)
+    host = start(installed, home, contents, port=port, tools=(wheel,))
     client = McpClient(host)
     listed = time.monotonic() - started
     wait_until(lambda: answered(client), timeout=300, interval=0.5, what=f"a first answer (see {home / 'server.log'})")
@@ -157,9 +178,9 @@ def user(installed, tmp_path_factory, browser_type):
 def test_the_host_gets_the_page_tools_and_nothing_else(user):
     client, _, _ = user
     tools = client.host.list_tools()
-    assert {tool.name for tool in tools} == {tool.name for tool in DEFAULT_TOOLS}
-    listing = json.dumps([tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools],
-                         separators=(",", ":"))
+    assert {tool.name for tool in tools} == {tool.name for tool in DEFAULT_TOOLS} | SITE_TOOLS
+    listing = json.dumps([tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools
+                          if tool.name not in SITE_TOOLS], separators=(",", ":"))
     print(f"\ntools/list: {len(tools)} tools, {len(listing):,} characters")
     assert len(listing) <= MCP_LIST_BUDGET
     for tool in tools:
@@ -362,3 +383,10 @@ def test_another_local_program_cannot_use_the_folder(user, path, headers):
     answer = json.loads(refused.value.read())
     print(f"\n{path} {headers}: {refused.value.code} {answer['message']}")
     assert refused.value.code == 403 and SECRET not in json.dumps(answer)
+
+
+def test_the_sites_own_tools_are_served_beside_the_built_in_ones(user):
+    client, _, _ = user
+    outcome = client.call("course_list_exercises", {"notebookPath": "week1.ipynb"})
+    assert not outcome.client_error, outcome.seen[:300]
+    assert outcome.payload == {"exercises": [{"title": "Exercise 1: add", "answerCellId": "a1", "answered": True}]}
