@@ -44,7 +44,7 @@ def first_answer(cache: Path, folder: Path, chromium: str) -> tuple[McpHost, Mcp
 
 
 def timed_save(client: McpClient, folder: Path) -> float:
-    cell = next(c for c in client.call("jupyter_get_cells", {"limit": 1}).payload["cells"])
+    cell = next(c for c in client.call("jupyter_get_cells", {"cellIds": ["small"]}).payload["cells"])
     client.call("jupyter_update_cell", {"cellId": "small", "source": f"x = {time.monotonic_ns()}",
                                         "expectedSourceHash": cell["sourceHash"]})
     started = time.monotonic()
