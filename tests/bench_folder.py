@@ -44,11 +44,13 @@ def first_answer(cache: Path, folder: Path, chromium: str) -> tuple[McpHost, Mcp
 
 
 def timed_save(client: McpClient, folder: Path) -> float:
-    cell = next(c for c in client.call("jupyter_get_cells", {"cellIds": ["small"]}).payload["cells"])
-    client.call("jupyter_update_cell", {"cellId": "small", "source": f"x = {time.monotonic_ns()}",
+    read = client.call("jupyter_get_cells", {"notebookPath": "big.ipynb", "cellIds": ["small"]}).payload
+    assert "cells" in read, read
+    cell = read["cells"][0]
+    client.call("jupyter_update_cell", {"notebookPath": "big.ipynb", "cellId": "small", "source": f"x = {time.monotonic_ns()}",
                                         "expectedSourceHash": cell["sourceHash"]})
     started = time.monotonic()
-    saved = client.call("jupyter_save_notebook", timeout=120).payload
+    saved = client.call("jupyter_save_notebook", {"notebookPath": "big.ipynb"}, timeout=120).payload
     seconds = time.monotonic() - started
     assert saved["saved"] is True, saved
     return seconds
@@ -87,7 +89,8 @@ def measure_folder(chromium: str, runs: int) -> dict:
         figures["firstRun"].append(seconds)
         host, client, seconds = first_answer(run_cache, first, chromium)
         figures["laterRun"].append(seconds)
-        client.call("jupyter_open_notebook", {"path": "big.ipynb"}, timeout=120)
+        opened = client.call("jupyter_open_notebook", {"path": "big.ipynb"}, timeout=120).payload
+        assert "notebook" in opened, opened
         figures["saveSeconds"].extend(timed_save(client, first) for _ in range(3))
         if run == 0:
             log = host.errlog_path.read_text()
