@@ -150,7 +150,8 @@ def stress(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    contents_help = "a folder of notebooks and files: the lab's files instead of the demo's (see docs/connecting.md)"
+    contents_help = ("a folder of notebooks and files, read and written in place: the lab's files instead of the "
+                     "demo's (see docs/connecting.md)")
     serve_parser = commands.add_parser("serve", help="build the demo site (when needed) and serve it on 127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--no-build", action="store_true", help="serve the site as last built")
@@ -180,6 +181,8 @@ def main() -> None:
                               help="only the start of the demo beside the same site with its own tools")
     bench_parser.add_argument("--without-webmcp-only", action="store_true",
                               help="only a browser without WebMCP: the page, then the human's controls started")
+    bench_parser.add_argument("--folder-only", action="store_true",
+                              help="only the installed mcp command on a folder: first answers, a 5 MB save, refusals")
     stress_parser = commands.add_parser("stress", help="build, then the stress run (docs/reliability.md)")
     stress_parser.add_argument("--privacy-calls", type=int, default=10_000, help="randomized calls, every tool")
     stress_parser.add_argument("--robustness-calls", type=int, default=5_000, help="schema-fuzzed calls")
@@ -222,11 +225,16 @@ def main() -> None:
     from buildkit.snapshot import plain_start_requested
 
     if args.command == "serve":
-        if args.no_build:
-            folder = demo_site.contents_site(args.contents) if args.contents else demo_site.SITE
+        browser = None if args.no_build else found_browser()
+        prepare = (lambda: demo_site.SITE) if args.no_build else (lambda: demo_site.ensure_site(browser))
+        if args.contents:
+            from jupyterlite_pyodide_webmcp.cli import serve_folder
+            from jupyterlite_pyodide_webmcp.contents_api import FolderAPI
+
+            serve_folder(site=demo_site.SITE, prepare_site=prepare, folder=FolderAPI(args.contents, log=print), port=args.port,
+                         open_browser=False)
         else:
-            folder = demo_site.ensure_site(found_browser(), args.contents)
-        site_server.serve(args.port, folder)
+            site_server.serve(args.port, prepare())
     elif args.command == "build":
         demo_site.build_demo_site(found_browser())
     elif args.command == "wheel":

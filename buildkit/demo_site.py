@@ -1,14 +1,12 @@
 """The demo site, built only when what it is built from changed (`build.py build`, `serve`, `mcp`, `test`).
 
-What it is built from: the source files, whether the bridge's memory snapshot could be made (a site
-built without a browser is rebuilt once one is found), and for `--contents DIR` that folder's files:
-such a site is built beside the demo, in a folder of its own, with DIR as its files.
+What it is built from: the source files, and whether the bridge's memory snapshot could be made (a site
+built without a browser is rebuilt once one is found). With `--contents DIR`, the same site is served
+with DIR beside it, read and written in place (jupyterlite_pyodide_webmcp.contents_api).
 """
 
 import hashlib
 from pathlib import Path
-
-from jupyterlite_pyodide_webmcp.sites import contents_digest, contents_key
 
 from .paths import BUILD, ROOT, SITE
 from .shell import log
@@ -19,7 +17,6 @@ SITE_SOURCES = ("py", "desktop", "lib", "schema", "style", "lite", "buildkit", "
                 "constraints.txt", "pyproject.toml", "hatch_build.py", "requirements-dev.txt")
 SKIPPED_SOURCES = ("__pycache__", ".jupyterlite.doit.db", "static")
 SOURCES_STAMP = BUILD / "site.sources.sha256"
-CONTENTS_SITES = BUILD / "contents"
 
 
 def site_digest(snapshot: bool) -> str:
@@ -34,11 +31,6 @@ def site_digest(snapshot: bool) -> str:
                 continue
             sha.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()
-
-
-def contents_site(folder: Path) -> Path:
-    """Where the site whose files are `folder`'s is built."""
-    return CONTENTS_SITES / contents_key(folder) / "site"
 
 
 def site_is_current(snapshot: bool) -> bool:
@@ -58,26 +50,11 @@ def build_demo_site(browser: str | None) -> None:
     SOURCES_STAMP.write_text(digest)
 
 
-def ensure_site(browser: str | None, contents: Path | None = None) -> Path:
-    """The site to serve, (re)built first when its inputs changed: build/site, or with `contents` the
-    site whose files are that folder's."""
-    from .site import lite_build
-
+def ensure_site(browser: str | None) -> Path:
+    """build/site, (re)built first when its inputs changed."""
     if site_is_current(snapshot=browser is not None):
         log("site is up to date")
     else:
         log("building the site (its sources changed since the last build)")
         build_demo_site(browser)
-    if contents is None:
-        return SITE
-    site = contents_site(contents)
-    stamp = site.parent / "inputs.sha256"
-    wanted = SOURCES_STAMP.read_text() + contents_digest(contents)
-    if (site / "index.html").exists() and up_to_date(stamp, wanted):
-        log(f"the site of {contents} is up to date")
-    else:
-        log(f"building the site of {contents} (its files or the sources changed)")
-        stamp.unlink(missing_ok=True)
-        lite_build(site, contents)
-        stamp.write_text(wanted)
-    return site
+    return SITE

@@ -13,6 +13,7 @@ import { Widget } from '@lumino/widgets';
 
 import { registerEarly } from './early.js';
 import { frameNote } from './embedding.js';
+import { folderDrivePlugins } from './folder-drive.js';
 import { classes, pageLinks, readers } from './handoff.js';
 import { likelyPageKind, pageKind, pageModelContext, urlMode, whyNotStarting } from './page-kind.js';
 import { followRelay } from './relay.js';
@@ -192,4 +193,4 @@ const plugin = {
   }
 };
 
-export default plugin;
+export default [plugin, ...folderDrivePlugins()];

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from bench_first_calls import measure_first_calls, print_first_calls
+from bench_folder import measure_folder, print_folder
 from bench_loads import browser_page, load
 from bench_owner_tools import measure_owner_tools, owner_site, print_owner_tools
 from bench_profile import print_profile
@@ -304,6 +305,11 @@ def serve(directory: Path):
 def run_benchmark(chromium: str, options, output: Path) -> dict:
     """Every measurement, printed and written to `output` as JSON; `options`: runs, calls, private_runs,
     slow_runs, characters_only, loads_only, tasks_only, tools (the bridge's default tool count)."""
+    if options.folder_only:
+        figures = measure_folder(chromium, options.runs)
+        print_folder(figures, options.runs)
+        output.write_text(json.dumps({"folder": figures}, indent=2) + "\n")
+        return {"folder": figures}
     ours, theirs = serve(SITE), serve(REFERENCE_SITE)
     bridge, bridge_off = bridge_sites(ours, options.tools)
     reference = reference_site(theirs)

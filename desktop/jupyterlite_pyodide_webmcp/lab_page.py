@@ -172,6 +172,11 @@ class LabPage:
         """The page tool's own return value (raises Playwright's errors, TimeoutError past `seconds`)."""
         return await self._page.webmcp.call_tool(name, arguments, timeout=seconds * 1000)
 
+    async def evaluate(self, script: str) -> Any:
+        """A script's value in the lab's page (its origin's storage): the server's own upkeep, never a call's."""
+        await self.open()
+        return await self._page.evaluate(script)
+
     async def status(self) -> str:
         """The lab's WebMCP status text, or why there is none (within STATUS_READ_S)."""
         if not self.is_open:

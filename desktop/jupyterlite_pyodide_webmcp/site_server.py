@@ -2,12 +2,14 @@
 
 Tests also use it to serve a site the ways real hosts do: under a sub-path (as GitHub Pages serves
 a project site), with extra headers (cross-origin isolation, a Content-Security-Policy), or
-labelling `.gz` files `Content-Encoding: gzip` as some hosts do.
+labelling `.gz` files `Content-Encoding: gzip` as some hosts do. With a folder (contents_api.py), it
+also answers the Jupyter Contents API on that folder, and only to its own Host.
 """
 
 import collections
 import functools
 import http.server
+import json
 import re
 import sys
 import threading
@@ -35,11 +37,64 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
 
     def __init__(self, *args, prefix: str = "/", headers: Optional[dict] = None, gzip_encoding: bool = False,
-                 **kwargs):
+                 folder=None, **kwargs):
         self.prefix = prefix
         self.extra_headers = headers or {}
         self.gzip_encoding = gzip_encoding
+        self.folder = folder  # a contents_api.FolderAPI, or None
         super().__init__(*args, **kwargs)
+
+    def do_GET(self) -> None:
+        if self._refused() or self._answered_by_folder():
+            return
+        if self.folder is not None and self.path.split("?")[0] == self.prefix + "jupyter-lite.json":
+            return self._send_site_config()
+        super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if not self._refused():
+            super().do_HEAD()
+
+    def do_PUT(self) -> None:
+        if not self._refused() and not self._answered_by_folder():
+            self.send_error(405)
+
+    do_POST = do_PATCH = do_DELETE = do_PUT
+
+    def _refused(self) -> bool:
+        refusal = self.folder.host_refusal(self.headers.get("Host")) if self.folder is not None else None
+        if refusal is not None:
+            self._send(refusal.status, refusal.payload(), {})
+        return refusal is not None
+
+    def _answered_by_folder(self) -> bool:
+        from .contents_api import API
+
+        if self.folder is None or not re.match(re.escape(API) + r"([/?]|$)", self.path):
+            return False
+        size = int(self.headers.get("Content-Length") or 0)
+        answer = self.folder.answer(self.command, self.path, self.rfile.read(size) if size else b"", self.headers.get)
+        self._send(answer.status, answer.payload(), answer.headers)
+        return True
+
+    def _send_site_config(self) -> None:
+        from .contents_api import LAB_CONFIG
+
+        config = json.loads((Path(self.directory) / "jupyter-lite.json").read_text())
+        data = config.setdefault("jupyter-config-data", {})
+        for name, value in LAB_CONFIG["jupyter-config-data"].items():
+            data[name] = [*data.get(name, []), *value] if isinstance(value, list) else value
+        self._send(200, json.dumps(config).encode(), {})
+
+    def _send(self, status: int, payload: bytes, headers: dict) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD" and payload:
+            self.wfile.write(payload)
 
     def translate_path(self, path: str) -> str:
         """Only paths under the prefix exist; they map to the site's root."""
@@ -104,8 +159,12 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
 
 def site_server(port: int, directory: Path, **options) -> SiteServer:
-    """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding."""
-    return SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory), **options))
+    """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding, folder (a
+    contents_api.FolderAPI, bound to the server's port here)."""
+    server = SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory), **options))
+    if options.get("folder") is not None:
+        options["folder"].bind(server.server_address[1])
+    return server
 
 
 def serve(port: int, directory: Path) -> None:

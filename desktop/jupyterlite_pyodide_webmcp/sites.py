@@ -1,9 +1,10 @@
-"""A JupyterLite site with the bridge for a folder of notebooks, built from the installed packages.
+"""The JupyterLite site with the bridge, built from the installed packages.
 
 `jupyter lite build` (jupyterlite-core) with the installed extension, the Pyodide kernel and the
 Pyodide runtime this package ships (pyodide/: the runtime and the kernel's wheels, with a lock that
-lists only them), so the site makes no request off its own origin. Each folder's site is kept in the
-user's cache and built again only when the folder's files or the installed packages change.
+lists only them), so the site makes no request off its own origin. It holds no files of the user's:
+a folder's files are served beside it (contents_api.py), so one site serves every folder. It is kept
+in the user's cache and built again only when the installed packages change.
 """
 
 import hashlib
@@ -12,11 +13,13 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from .stdio import log
 
 EXTENSION = "jupyterlite-pyodide-webmcp"
+BRIDGE_SETTINGS = "jupyterlite-pyodide-webmcp:bridge"
 BRIDGE_ASSETS = Path("static") / "bridge"
 SITE_BRIDGE_ASSETS = Path("extensions") / EXTENSION / BRIDGE_ASSETS
 RUNTIME = Path(__file__).with_name("pyodide")
@@ -68,61 +71,69 @@ def installed_extension() -> Path:
                             f"(looked in {', '.join(map(str, folders))}): reinstall the package")
 
 
-def contents_digest(folder: Path) -> str:
-    """The name, size and modification time of every file under `folder`."""
-    sha = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            stat = path.stat()
-            sha.update(f"{path.relative_to(folder).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    return sha.hexdigest()
-
-
 def contents_key(folder: Path | None) -> str:
-    """A folder's own name for its site and browser profile: its name and a digest of its absolute path."""
+    """A folder's own name for its browser profile: its name and a digest of its absolute path."""
     if folder is None:
         return "no-contents"
     resolved = folder.resolve()
     return f"{resolved.name}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:12]}"
 
 
-def inputs_digest(contents: Path | None, extension: Path) -> str:
-    """Changes with the contents' files, the bridge's build and the packages `jupyter lite build` uses."""
+def tools_digest(tools: Sequence[Path]) -> str:
+    """The names and bytes of the site tools' wheels."""
+    sha = hashlib.sha256()
+    for wheel in tools:
+        sha.update(wheel.name.encode() + b"\0" + wheel.read_bytes() + b"\0")
+    return sha.hexdigest()
+
+
+def inputs_digest(extension: Path, tools: Sequence[Path] = ()) -> str:
+    """Changes with the bridge's build, the packages `jupyter lite build` uses and the site tools' wheels."""
     from importlib.metadata import version
 
     build = json.loads((extension / BRIDGE_ASSETS / "manifest.json").read_text())["build"]
     packages = [f"{name}=={version(name)}" for name in ("jupyterlite-core", "jupyterlite-pyodide-kernel")]
     lock = (RUNTIME / "pyodide-lock.json").read_bytes() if (RUNTIME / "pyodide-lock.json").is_file() else b""
-    sha = hashlib.sha256("\0".join([build, *packages, contents_digest(contents) if contents else ""]).encode())
+    sha = hashlib.sha256("\0".join([build, *packages, tools_digest(tools) if tools else ""]).encode())
     sha.update(lock)
     return sha.hexdigest()
 
 
-def site_folder(contents: Path | None) -> Path:
-    """Where the site whose files are `contents`' is kept."""
-    return user_cache() / "sites" / contents_key(contents) / "site"
+def site_folder(tools: Sequence[Path] = ()) -> Path:
+    """Where the site is kept: one for the built-in tools, one per set of site tools."""
+    return user_cache() / "sites" / ("lab" if not tools else f"lab-{tools_digest(tools)[:12]}") / "site"
 
 
-def site_for(contents: Path | None) -> Path:
-    """The site whose files are `contents`' (None: an empty lab), built when its inputs changed."""
+def site_for(tools: Sequence[Path] = ()) -> Path:
+    """The site (with `tools`, the wheels of site tools, shipped and listed in its ownerTools), built when its
+    inputs changed; earlier versions' sites, one per folder, are removed then."""
     if not (RUNTIME / "pyodide-lock.json").is_file():
         raise FileNotFoundError(f"this installation has no Pyodide runtime ({RUNTIME}): reinstall the package")
     extension = installed_extension()
-    site = site_folder(contents)
+    site = site_folder(tools)
     folder, stamp = site.parent, site.parent / "inputs.sha256"
-    wanted = inputs_digest(contents, extension)
+    wanted = inputs_digest(extension, tools)
     if (site / "index.html").is_file() and stamp.is_file() and stamp.read_text() == wanted:
-        log(f"the site of {contents or 'an empty lab'} is up to date ({site})")
+        log(f"the site is up to date ({site})")
         return site
-    log(f"building the site of {contents or 'an empty lab'} into {site}")
+    log(f"building the site into {site}")
+    for earlier in folder.parent.iterdir() if folder.parent.is_dir() else []:
+        if not earlier.name.startswith("lab") and (earlier / "inputs.sha256").is_file():
+            shutil.rmtree(earlier, ignore_errors=True)
     stamp.unlink(missing_ok=True)
     lite = folder / "lite"
     shutil.rmtree(lite, ignore_errors=True)
     shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(RUNTIME, lite / "static" / "pyodide")
-    (lite / "jupyter-lite.json").write_text(json.dumps(SITE_CONFIG, indent=2) + "\n")
-    build_config = {"LiteBuildConfig": {"contents": [str(contents.resolve())] if contents else [],
-                                        "output_dir": str(site), "no_sourcemaps": True}}
+    config = json.loads(json.dumps(SITE_CONFIG))
+    if tools:
+        (lite / "pypi").mkdir()
+        for wheel in tools:
+            shutil.copy2(wheel, lite / "pypi" / wheel.name)
+        config["jupyter-config-data"]["litePluginSettings"][BRIDGE_SETTINGS] = {
+            "ownerTools": [f"pypi/{wheel.name}" for wheel in tools]}
+    (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n")
+    build_config = {"LiteBuildConfig": {"contents": [], "output_dir": str(site), "no_sourcemaps": True}}
     (lite / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2) + "\n")
     # Its output is the log's, never MCP's stdout; stdin is not the host's either.
     subprocess.run([sys.executable, "-m", "jupyterlite_core", "build"], cwd=lite, check=True,

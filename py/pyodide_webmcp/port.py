@@ -40,6 +40,9 @@ NOTEBOOK_END = ""
 one whose cells are all hidden): at the notebook's end. Used as the cell id of the review box."""
 
 
+SaveOutcome = tuple[Literal["saved", "reverted"], Optional[str]]
+
+
 @dataclass(frozen=True)
 class CellRecord:
     """The minimum the adapter reports for every cell of a notebook."""
@@ -189,8 +192,9 @@ class NotebookPort(NotebookReader, Protocol):
 
     def set_review_entry(self, entry: dict[str, Any]) -> None: ...
 
-    async def save(self) -> str:
-        """Save the live notebook: "saved", or "reverted" when the human or agent chose Revert in File Changed."""
+    async def save(self) -> SaveOutcome:
+        """Save the live notebook: ("saved", None), or ("reverted", where the live version was kept or None) when
+        the human or agent chose Revert in File Changed."""
 
     # View
 

@@ -129,6 +129,8 @@ def test_the_file_changed_dialog_is_answered_through_the_tools(lab, answer):
     else:
         assert result["saved"] is False and result["reverted"] is True
         assert on_disk == live == "value = 'on disk'"
+        assert result["keptAs"] == path.replace(".ipynb", ".from-lab.ipynb")
+        assert lab.read_file(result["keptAs"])["cells"][0]["source"] == "value = 'human edit'"
     assert lab.call("jupyter_get_context").get("dialogs", []) == []
 
 

@@ -2,24 +2,39 @@
 
 The prebuilt wheel is installed with its `mcp` extra into a fresh venv, and the command is started by
 the MCP Python SDK as the host, with a PATH that has no Node.js, on a folder of notebooks whose owner
-hid one cell (access `none`), made one read-only and hid one notebook. The host must get the page's
-tools and nothing else, and no tool, called with whatever arguments, may show what is hidden.
+hid one cell (access `none`), made one read-only and hid one notebook, and with a browser profile in
+which an earlier version kept edits. The host must get the page's tools and nothing else, no tool,
+called with whatever arguments, may show what is hidden, and what the agent saves is in the folder.
 """
 
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
+from jupyterlite_pyodide_webmcp.site_server import site_server
+from jupyterlite_pyodide_webmcp.sites import contents_key
 from pyodide_webmcp.base.hashing import source_hash
 
-from buildkit.paths import DIST, ROOT
-from tests.browser.conftest import DEFAULT_TOOLS, RequestRecorder, chromium_path
+from buildkit.env import CHROMIUM_FLAGS
+from buildkit.paths import DIST, ROOT, SITE
+from tests.browser.conftest import (
+    BOOT_TIMEOUT_MS,
+    DEFAULT_TOOLS,
+    READY,
+    RequestRecorder,
+    chromium_path,
+)
 from tests.hostclients import McpClient, McpHost, code_cell, notebook
 from tests.unit.desktop.test_mcp_server import MCP_LIST_BUDGET
 from tests.waiting import wait_until
@@ -38,6 +53,12 @@ def with_access(cell: dict, access: str) -> dict:
     return cell
 
 
+COURSE = notebook([
+    {"cell_type": "markdown", "id": "e1", "metadata": {}, "source": "## Exercise 1: add\nAdd two numbers."},
+    code_cell("a1", "total = 1 + 2"),
+])
+
+
 def write_contents(folder: Path) -> None:
     hidden = with_access(code_cell(HIDDEN_ID, f"token = '{SECRET}'",
                                    [{"output_type": "stream", "name": "stdout", "text": f"{SECRET}\n"}], 1), "none")
@@ -49,6 +70,7 @@ def write_contents(folder: Path) -> None:
     private = notebook([code_cell("private-cell", f"print('{SECRET}')")])
     private["metadata"]["jupyterlite_webmcp"] = {"notebookAccess": "none"}
     (folder / "private.ipynb").write_text(json.dumps(private))
+    (folder / "week1.ipynb").write_text(json.dumps(COURSE))
 
 
 @pytest.fixture(scope="module")
@@ -76,11 +98,54 @@ def test_the_documented_configuration_is_the_one_tested():
         assert INSTALLED_CONFIG in blocks, doc
 
 
-def start(bin_folder: Path, home: Path, contents: Path, log_name: str = "server.log") -> McpHost:
-    """The documented configuration (the command found on PATH, as a host finds it), on `contents`."""
+def start(bin_folder: Path, home: Path, contents: Path, log_name: str = "server.log", port: int = 0,
+          tools: tuple[Path, ...] = ()) -> McpHost:
+    """The documented configuration (the command found on PATH, as a host finds it), on `contents`, with the
+    site tools' wheels `tools`."""
     server = INSTALLED_CONFIG["mcpServers"]["jupyterlite"]
-    return McpHost(str(bin_folder / server["command"]), [*server["args"], "--contents", str(contents), "--port", "0"],
+    extra = ["--tools", *map(str, tools)] if tools else []
+    return McpHost(str(bin_folder / server["command"]),
+                   [*server["args"], "--contents", str(contents), "--port", str(port), *extra],
                    home / log_name, user_environment(bin_folder, home)).start(120)
+
+
+SITE_TOOLS = {"course_list_exercises", "course_mark_for_review"}
+
+
+def course_tools_wheel(folder: Path) -> Path:
+    """The owner example's wheel, as its README builds it."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    str(ROOT / "examples" / "owner-tools"), "-w", str(folder)], check=True)
+    return next(folder.glob("course_tools-*.whl"))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+EARLIER_EDIT = "x = 'edited in the browser by an earlier version'"
+
+
+def earlier_version_profile(browser_type, profile: Path, port: int) -> None:
+    """A browser profile as an earlier version left it: the lab on this origin kept its saves in browser
+    storage (the demo site's JupyterLite drive), an edit of work.ipynb and a notebook made there."""
+    server = site_server(port, SITE)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser_type.launch_persistent_context(str(profile), executable_path=chromium_path(),
+                                                     args=CHROMIUM_FLAGS)
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/lab/index.html")
+        page.wait_for_selector(READY, timeout=BOOT_TIMEOUT_MS)
+        for path, source in (("work.ipynb", EARLIER_EDIT), ("made-in-browser.ipynb", "made = True")):
+            page.evaluate("""([path, content]) => window.jupyterapp.serviceManager.contents.save(
+                path, {type: 'notebook', format: 'json', content})""", [path, notebook([code_cell("c", source)])])
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
 
 
 def answered(client: McpClient):
@@ -89,13 +154,16 @@ def answered(client: McpClient):
 
 
 @pytest.fixture(scope="module")
-def user(installed, tmp_path_factory):
+def user(installed, tmp_path_factory, browser_type):
     home = tmp_path_factory.mktemp("home")
     contents = home / "notebooks"
     contents.mkdir()
     write_contents(contents)
+    port = free_port()
+    earlier_version_profile(browser_type, home / "cache" / "browser-profiles" / contents_key(contents), port)
+    wheel = course_tools_wheel(home / "wheels")
     started = time.monotonic()
-    host = start(installed, home, contents)
+    host = start(installed, home, contents, port=port, tools=(wheel,))
     client = McpClient(host)
     listed = time.monotonic() - started
     wait_until(lambda: answered(client), timeout=300, interval=0.5, what=f"a first answer (see {home / 'server.log'})")
@@ -110,9 +178,9 @@ def user(installed, tmp_path_factory):
 def test_the_host_gets_the_page_tools_and_nothing_else(user):
     client, _, _ = user
     tools = client.host.list_tools()
-    assert {tool.name for tool in tools} == {tool.name for tool in DEFAULT_TOOLS}
-    listing = json.dumps([tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools],
-                         separators=(",", ":"))
+    assert {tool.name for tool in tools} == {tool.name for tool in DEFAULT_TOOLS} | SITE_TOOLS
+    listing = json.dumps([tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools
+                          if tool.name not in SITE_TOOLS], separators=(",", ":"))
     print(f"\ntools/list: {len(tools)} tools, {len(listing):,} characters")
     assert len(listing) <= MCP_LIST_BUDGET
     for tool in tools:
@@ -249,7 +317,7 @@ def test_a_second_server_on_the_same_folder(installed, user):
 
 def test_the_site_it_built_stays_on_its_origin(user, browser, served):
     _, home, _ = user
-    site = next((home / "cache" / "sites").glob("notebooks-*/site"))
+    site = home / "cache" / "sites" / "lab" / "site"
     origin = served(site)
     recorder = RequestRecorder(origin)
     page = browser.new_page()
@@ -258,3 +326,67 @@ def test_the_site_it_built_stays_on_its_origin(user, browser, served):
     page.wait_for_selector(".jp-webmcp-status[data-state=ready]", timeout=120_000)
     page.close()
     assert recorder.urls and recorder.foreign() == []
+
+
+def test_what_the_agent_saves_is_in_the_folder_with_the_owners_settings(user):
+    client, _, contents = user
+    assert not client.call("jupyter_open_notebook", {"path": "work.ipynb"}).client_error
+    visible = next(cell for cell in client.call("jupyter_get_cells").payload["cells"] if cell["id"] == "visible")
+    assert not client.call("jupyter_update_cell", {"cellId": "visible", "source": "x = 'saved by the agent'",
+                                                   "expectedSourceHash": visible["sourceHash"]}).client_error
+    saved = client.call("jupyter_save_notebook").payload
+    assert saved["saved"] is True and saved["dirty"] is False
+    book = nbformat.read(contents / "work.ipynb", as_version=4)
+    nbformat.validate(book)
+    cells = {cell.id: cell for cell in book.cells}
+    assert cells["visible"].source == "x = 'saved by the agent'"
+    assert cells[READ_ID].source == "kept = 'as the owner wrote it'"
+    assert cells[READ_ID].metadata["jupyterlite_webmcp"] == {"access": "read"}
+    assert cells[HIDDEN_ID].source == f"token = '{SECRET}'" and SECRET in json.dumps(cells[HIDDEN_ID].outputs)
+    assert cells[HIDDEN_ID].metadata["jupyterlite_webmcp"] == {"access": "none"}
+
+
+def test_a_file_written_into_the_folder_is_listed_at_once(user):
+    client, _, contents = user
+    (contents / "from-a-script.ipynb").write_text(json.dumps(notebook([code_cell("s", "s = 1")])))
+    listed = client.call("jupyter_list_workspace").payload
+    assert "from-a-script.ipynb" in {entry["path"] for entry in listed["entries"]}
+
+
+def test_the_earlier_versions_browser_edits_are_in_the_folder(user):
+    _, home, contents = user
+    kept = nbformat.read(contents / "work.from-browser.ipynb", as_version=4)
+    assert kept.cells[0].source == EARLIER_EDIT
+    assert nbformat.read(contents / "made-in-browser.from-browser.ipynb", as_version=4).cells[0].source == "made = True"
+    assert EARLIER_EDIT not in (contents / "work.ipynb").read_text()  # nothing overwritten
+    assert "work.from-browser.ipynb" in (home / "server.log").read_text()
+
+
+def lab_port(home: Path) -> int:
+    return int(re.search(r"the lab at http://127\.0\.0\.1:(\d+)/", (home / "server.log").read_text()).group(1))
+
+
+@pytest.mark.parametrize("path, headers", [
+    ("/api/contents/work.ipynb", {}),
+    ("/api/contents/work.ipynb", {"Authorization": "token guessed"}),
+    ("/api/contents/work.ipynb", {"Host": "attacker.example"}),
+    ("/api/contents/work.ipynb", {"Origin": "http://evil.example"}),
+    ("/api/contents/../../etc/passwd", {}),
+    ("/api/contents/.git/config", {}),
+    ("/lab/index.html", {"Host": "attacker.example"}),
+])
+def test_another_local_program_cannot_use_the_folder(user, path, headers):
+    _, home, _ = user
+    request = urllib.request.Request(f"http://127.0.0.1:{lab_port(home)}{path}", headers=headers)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    answer = json.loads(refused.value.read())
+    print(f"\n{path} {headers}: {refused.value.code} {answer['message']}")
+    assert refused.value.code == 403 and SECRET not in json.dumps(answer)
+
+
+def test_the_sites_own_tools_are_served_beside_the_built_in_ones(user):
+    client, _, _ = user
+    outcome = client.call("course_list_exercises", {"notebookPath": "week1.ipynb"})
+    assert not outcome.client_error, outcome.seen[:300]
+    assert outcome.payload == {"exercises": [{"title": "Exercise 1: add", "answerCellId": "a1", "answered": True}]}

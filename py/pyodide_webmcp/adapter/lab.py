@@ -53,6 +53,7 @@ class Lab:
             cell_outputs=DocumentCache(limits.MAX_CACHED_OUTPUT_NOTEBOOKS),  # per notebook, {cell index: outputs}
             edit_baselines=EditBaselines(),
             access_defaults=lambda: self.settings.current.access,
+            contents=host.docManager.services.contents,
         )
         self.human_edits = HumanEditRecorder(self.notebook_services, calls)
         self._tracker = host.tracker

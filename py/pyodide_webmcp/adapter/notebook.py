@@ -24,10 +24,18 @@ from ..notebook.access import (
     with_notebook_access,
 )
 from ..notebook.provenance import add_history, iso_now
-from ..port import CellList, CellRecord, EditorState, ExecutionOutcome, RunOutcome
+from ..port import (
+    CellList,
+    CellRecord,
+    EditorState,
+    ExecutionOutcome,
+    RunOutcome,
+    SaveOutcome,
+)
 from ..review.threads import REVIEW_KEY, ReviewStore
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_data, to_js_object, to_python
+from .kept_versions import keep_version
 from .kernel_watch import waits_for_input, watch_execution
 from .proposal_places import keep_below_cell, watch_proposal
 from .services import NotebookServices
@@ -327,9 +335,11 @@ class NotebookHandle:
         )
         editor.focus()
 
-    async def save(self) -> str:
-        """Save through JupyterLab: "saved", or "reverted" when a File Changed dialog was answered Revert."""
+    async def save(self) -> SaveOutcome:
+        """Save through JupyterLab. A File Changed dialog answered Revert loads the disk's version; the live one
+        is kept beside the file first (name.from-lab.ipynb), and its path returned."""
         call = current_call()
+        live = self._panel.context.model.toJSON()
         try:
             await self._services.dialogs.wait(self._panel.context.save(), "saved the notebook")
         except ToolError:
@@ -339,6 +349,6 @@ class NotebookHandle:
                 ErrorCode.DIALOG_CANCELLED, f"The save was cancelled; nothing was written. ({one_line(str(error))})"
             ) from None
         answers = call.answers.values() if call is not None else []
-        return "reverted" if any(label.casefold() == "revert" for label in answers) else "saved"
-
-
+        if not any(label.casefold() == "revert" for label in answers):
+            return "saved", None
+        return "reverted", await keep_version(self._services.contents, self.path, "from-lab", live)

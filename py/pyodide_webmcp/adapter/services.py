@@ -24,3 +24,4 @@ class NotebookServices:
     cell_outputs: DocumentCache  # the outputs read for comment anchors, per document version
     edit_baselines: EditBaselines  # the sources human edits are measured against
     access_defaults: Callable[[], AccessDefaults]  # the owner's defaults, read live from the settings
+    contents: Any  # the lab's contents manager: where a reverted notebook's live version is kept

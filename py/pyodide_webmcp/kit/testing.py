@@ -23,7 +23,13 @@ from pyodide_webmcp.lab.snippet_outputs import SnippetLog, SnippetOutputs
 from pyodide_webmcp.notebook.access import Access, cell_access, notebook_access
 from pyodide_webmcp.notebook.provenance import add_history
 from pyodide_webmcp.owner.site_settings import AccessDefaults
-from pyodide_webmcp.port import CellList, CellRecord, CommandInfo, EditorState
+from pyodide_webmcp.port import (
+    CellList,
+    CellRecord,
+    CommandInfo,
+    EditorState,
+    SaveOutcome,
+)
 from pyodide_webmcp.tools import BUILT_IN
 
 _ids = itertools.count()
@@ -182,10 +188,10 @@ class MemoryNotebook:
     def set_review_entry(self, entry: dict[str, Any]) -> None:
         self.notebook_metadata["jupyterlite_webmcp_review"] = entry
 
-    async def save(self) -> str:
+    async def save(self) -> SaveOutcome:
         self.saved += 1
         self.dirty = False
-        return "saved"
+        return "saved", None
 
     def activate(self) -> None:
         pass

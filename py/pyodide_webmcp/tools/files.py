@@ -174,7 +174,8 @@ class SaveNotebookResult(TypedDict):
     path: Annotated[str, Field(description='Workspace-relative path (forward slashes; the root is "").')]
     dirty: DirtyField
     reverted: NotRequired[Annotated[bool, Field(description=(
-        "True when the file on disk was loaded instead, discarding the live edits (File Changed: Revert)."))]]
+        "True when the file on disk was loaded instead (File Changed: Revert)."))]]
+    keptAs: NotRequired[Annotated[str, Field(description="New file holding the live edits.")]]
 
 
 @tool(
@@ -187,11 +188,16 @@ async def save_notebook(args: SaveNotebookArguments, ctx: CallContext) -> SaveNo
 
     Tools never save on their own. If the file changed on disk, a File Changed
     dialog makes the call pending: answer it with jupyter_answer_dialog
-    (Revert drops the live edits: reverted true).
+    (Revert loads the file; the live edits go to keptAs).
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
-    outcome = await notebook.save()
+    if await ctx.lab.get_entry(notebook.path) is None:
+        raise ToolError(ErrorCode.NOTEBOOK_NOT_FOUND, f'"{notebook.path}" is no longer on disk (deleted or renamed '
+                        "outside the lab); nothing was written, and its edits stay open in the lab.", path=notebook.path)
+    outcome, kept = await notebook.save()
     result: SaveNotebookResult = {"saved": outcome == "saved", "path": notebook.path, "dirty": notebook.dirty}
     if outcome == "reverted":
         result["reverted"] = True
+        if kept is not None:
+            result["keptAs"] = kept
     return result

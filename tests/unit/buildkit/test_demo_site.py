@@ -1,6 +1,5 @@
-"""buildkit/demo_site.py: when the demo site, and a site with a contents folder, are rebuilt: the inputs each is built from."""
+"""buildkit/demo_site.py: when the demo site is rebuilt: the inputs it is built from."""
 
-import os
 
 import pytest
 
@@ -18,7 +17,6 @@ def checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(demo_site, "SITE_SOURCES", ("py", "lite", "package.json"))
     monkeypatch.setattr(demo_site, "SITE", build / "site")
     monkeypatch.setattr(demo_site, "SOURCES_STAMP", build / "site.sources.sha256")
-    monkeypatch.setattr(demo_site, "CONTENTS_SITES", build / "contents")
     builds = []
 
     def build_site(browser):
@@ -26,13 +24,7 @@ def checkout(tmp_path, monkeypatch):
         (build / "site").mkdir(parents=True, exist_ok=True)
         (build / "site" / "index.html").write_text("")
 
-    def lite_build(output, contents):
-        builds.append(("contents", contents))
-        output.mkdir(parents=True, exist_ok=True)
-        (output / "index.html").write_text("")
-
     monkeypatch.setattr(site, "build_site", build_site)
-    monkeypatch.setattr(site, "lite_build", lite_build)
     return tmp_path, builds
 
 
@@ -56,35 +48,3 @@ def test_a_site_built_without_a_browser_is_rebuilt_once_one_is_found(checkout):
     demo_site.ensure_site("/usr/bin/chromium")
     demo_site.ensure_site("/usr/bin/chromium")
     assert builds == [("demo", None), ("demo", "/usr/bin/chromium")]
-
-
-def test_a_contents_folder_gets_its_own_site_rebuilt_when_its_files_or_the_sources_change(checkout, tmp_path_factory):
-    root, builds = checkout
-    mine = tmp_path_factory.mktemp("my-notebooks")
-    (mine / "analysis.ipynb").write_text("{}")
-    served = demo_site.ensure_site("chromium", mine)
-    assert served == demo_site.contents_site(mine) and served.parent.parent == root / "build" / "contents"
-    assert served.parent.name.startswith("my-notebooks")
-    assert builds == [("demo", "chromium"), ("contents", mine)]
-    assert demo_site.ensure_site("chromium", mine) == served and len(builds) == 2
-
-    (mine / "data").mkdir()
-    (mine / "data" / "new.csv").write_text("a,b\n")
-    demo_site.ensure_site("chromium", mine)
-    assert builds[2:] == [("contents", mine)]
-    stat = (mine / "analysis.ipynb").stat()
-    os.utime(mine / "analysis.ipynb", ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # edited
-    demo_site.ensure_site("chromium", mine)
-    assert builds[3:] == [("contents", mine)]
-
-    (root / "py/a.py").write_text("changed")
-    demo_site.ensure_site("chromium", mine)
-    assert builds[4:] == [("demo", "chromium"), ("contents", mine)]
-    assert demo_site.ensure_site("chromium") == demo_site.SITE and len(builds) == 6  # the demo is current too
-
-
-def test_each_contents_folder_has_its_own_site(tmp_path):
-    (tmp_path / "a" / "work").mkdir(parents=True)
-    (tmp_path / "b" / "work").mkdir(parents=True)
-    assert demo_site.contents_site(tmp_path / "a" / "work") != demo_site.contents_site(tmp_path / "b" / "work")
-    assert demo_site.contents_key(tmp_path / "a" / "work") == demo_site.contents_key(tmp_path / "a" / ".." / "a" / "work")
