@@ -9,6 +9,7 @@ the site's server sent for it and the memory left after a full garbage collectio
 
 import base64
 import contextlib
+import json
 import shutil
 import tempfile
 
@@ -21,11 +22,12 @@ from tests.waiting import KERNEL_IDLE, wait_until
 MIB = 2**20
 
 # Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp), when each
-# WebMCP tool appears in the browser's own list (polled every 10 ms until the load is measured), and when a
+# WebMCP tool appears in the browser's own list and when each name first does (polled every 10 ms until the
+# load is measured; `seen`, by name, in ms from the page's navigation), and when a
 # jupyter_get_context made as soon as it is listed is answered (a tool listed before it can serve waits),
 # the same way for any extension and without touching the browser's WebMCP API.
 LOAD_RECORDER = """(() => {
-    window.__bench = {registered: [], restoredAt: null, stop: false, answeredAt: null, answer: null};
+    window.__bench = {registered: [], seen: {}, restoredAt: null, stop: false, answeredAt: null, answer: null};
     let asked = false;
     let app;
     Object.defineProperty(window, 'jupyterapp', {
@@ -41,6 +43,7 @@ LOAD_RECORDER = """(() => {
         const tools = await webmcp.getTools();
         const now = performance.now();
         while (window.__bench.registered.length < tools.length) window.__bench.registered.push(now);
+        for (const tool of tools) window.__bench.seen[tool.name] ??= now;
         const context = tools.find(tool => tool.name === 'jupyter_get_context');
         if (context && !asked) {
             asked = true;
@@ -111,8 +114,9 @@ def browser_page(playwright, chromium: str, private: bool = False, link: dict = 
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> dict:
-    """Load (or reload) the site's page and wait until its tools are registered and its kernel is idle."""
+def load(page, site, reload: bool, trace: bool = True, memory: bool = True, listed: tuple[str, ...] = ()) -> dict:
+    """Load (or reload) the site's page and wait until its tools are registered and its kernel is idle, and
+    until the tools named `listed` are in the browser's list too (`seen` gives when each was first)."""
     tracing = Trace(page) if trace else None
     site.server.take_served()
     if reload:
@@ -125,10 +129,15 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True) -> d
         page.wait_for_function("() => window.__bench.answeredAt !== null", timeout=60_000, polling=50)
     page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=50)
     kernel_idle = page.evaluate("() => performance.now()")
+    if listed:
+        page.wait_for_function(f"() => {json.dumps(listed)}.every(name => name in window.__bench.seen)",
+                               timeout=120_000, polling=50)
     recorded = page.evaluate("() => { window.__bench.stop = true; return window.__bench; }")
     marks = page.evaluate(
         "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))")
     figures = {"appRestoredMs": recorded["restoredAt"], "kernelIdleMs": kernel_idle}
+    if listed:
+        figures["seenMs"] = {name: recorded["seen"][name] for name in listed}
     if site.tools:
         registered = recorded["registered"][site.tools - 1]
         figures["toolsRegisteredMs"] = registered
