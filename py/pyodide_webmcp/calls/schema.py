@@ -55,13 +55,14 @@ class SelectionArgument(Arguments):
 
 
 def _unsaid(node: dict[str, Any], key: str) -> bool:
-    """What a compact input schema leaves implicit: a null, false, empty or zero-from-zero default; that
-    objects are closed (every argument object is checked as strictly when called)."""
+    """What a compact input schema leaves implicit: a null, empty or zero-from-zero default (a false one is
+    said: a model does not take a missing default for false); that objects are closed (every argument
+    object is checked as strictly when called)."""
     value = node[key]
     if key == "type" and "enum" in node and value == "string":
         return True  # the enum's values say it
     if key == "default":
-        return value in (None, False, "") or (value == 0 and node.get("minimum") == 0)
+        return value is None or value == "" or (value == 0 and value is not False and node.get("minimum") == 0)
     return key == "additionalProperties" and value is False
 
 

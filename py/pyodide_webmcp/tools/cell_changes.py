@@ -42,7 +42,8 @@ class ReplaceArguments(Arguments):
         description="Exact text to replace; it must occur once in the source.",
         json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
     )
-    new: str = Field(description="Its replacement (may be empty).", json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES))
+    new: str = Field("", description="Its replacement; default empty (old is deleted).",
+                     json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES))
 
 
 def replaced(source: str, old: str, new: str) -> str:

@@ -1,8 +1,8 @@
 """What the human is looking at: context and opening notebooks."""
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from typing_extensions import NotRequired, TypedDict
 
 from ..base.errors import ErrorCode, ToolError
@@ -103,10 +103,20 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: Optional[str] = Field(None, description='Workspace-relative, "a/b.ipynb" (or pass notebookPath).')
-    notebookPath: Optional[str] = Field(None, description="Alias of path.")
+    path: str = Field(description='Workspace-relative, "a/b.ipynb".')
     cellId: Optional[str] = Field(None, description="Cell to scroll to.")
     activate: bool = Field(True, description="Bring it to the front.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _notebook_path(cls, raw: Any) -> Any:
+        """`notebookPath`, as the other tools name it, still taken for `path`."""
+        if not isinstance(raw, dict) or "notebookPath" not in raw:
+            return raw
+        taken = {key: value for key, value in raw.items() if key != "notebookPath"}
+        if "path" in raw and raw["path"] != raw["notebookPath"]:
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "path and notebookPath differ; give one.", field="notebookPath")
+        return {**taken, "path": raw["notebookPath"]}
 
 
 class OpenNotebookResult(TypedDict):
@@ -129,12 +139,7 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
     Only to show it: other tools work on closed notebooks too. To make one:
     jupyter_create_notebook.
     """
-    path = args.path if args.path is not None else args.notebookPath
-    if path is None:
-        raise ToolError(ErrorCode.INVALID_ARGUMENT, 'Missing required argument "path".', field="path")
-    if args.notebookPath is not None and args.path is not None and args.notebookPath != args.path:
-        raise ToolError(ErrorCode.INVALID_ARGUMENT, "path and notebookPath differ; give one.", field="notebookPath")
-    notebook = await resolve_notebook(ctx.lab, path, activate=args.activate)
+    notebook = await resolve_notebook(ctx.lab, args.path, activate=args.activate)
     if args.cellId is not None:
         await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
     records = notebook.cells()

@@ -3,7 +3,7 @@
 from dataclasses import replace
 from typing import Any, Callable, Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from typing_extensions import Annotated, NotRequired, TypedDict
 
 from ..base import limits
@@ -211,7 +211,6 @@ async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResu
 
 class AnchorArgument(Arguments):
     kind: AnchorKind
-    cellId: CellId
     text: Optional[str] = Field(
         None,
         description="source-range: exact text to attach to (first match), or give selection.",
@@ -223,8 +222,21 @@ class AnchorArgument(Arguments):
 
 class CreateCommentArguments(Arguments):
     notebookPath: NotebookPath = None
-    anchor: AnchorArgument
+    cellId: CellId
+    anchor: Optional[AnchorArgument] = Field(None, description="A part of the cell; default: the whole cell.")
     message: CommentText
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cell_in_anchor(cls, raw: Any) -> Any:
+        """The reference's shape, `anchor: {kind, cellId, ...}`, still taken: its cellId names the cell."""
+        anchor = raw.get("anchor") if isinstance(raw, dict) else None
+        if not isinstance(anchor, dict) or "cellId" not in anchor:
+            return raw
+        cell_id = anchor["cellId"]
+        if "cellId" in raw and raw["cellId"] != cell_id:
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "cellId and anchor.cellId differ; give one.", field="anchor.cellId")
+        return {**raw, "cellId": cell_id, "anchor": {key: value for key, value in anchor.items() if key != "cellId"}}
 
 
 class CreateCommentResult(ThreadResult):
@@ -252,30 +264,31 @@ def check_anchor_fields(anchor: AnchorArgument) -> None:
                 )
 
 
-def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgument) -> dict[str, Any]:
-    check_anchor_fields(anchor)
-    index = find_cell(records, anchor.cellId, notebook.path, "write")
+def _new_anchor(notebook: NotebookPort, records: CellList, cell_id: str, anchor: Optional[AnchorArgument]) -> dict[str, Any]:
+    if anchor is not None:
+        check_anchor_fields(anchor)
+    index = find_cell(records, cell_id, notebook.path, "write")
+    if anchor is None or anchor.kind == "cell":
+        return cell_anchor(cell_id)
     source = records[index].source
-    stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=anchor.cellId)
-    if anchor.kind == "cell":
-        return cell_anchor(anchor.cellId)
+    stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=cell_id)
     if anchor.kind == "output":
         outputs = notebook.cell_json(index).get("outputs") or []
         output_index = anchor.outputIndex or 0
         if output_index >= len(outputs):
             raise ToolError(
                 ErrorCode.COMMENT_ANCHOR_STALE,
-                f'Cell "{anchor.cellId}" has no output at index {output_index}. Run it first.',
-                cellId=anchor.cellId,
+                f'Cell "{cell_id}" has no output at index {output_index}. Run it first.',
+                cellId=cell_id,
                 outputIndex=output_index,
             )
-        return output_anchor(anchor.cellId, outputs, output_index)
+        return output_anchor(cell_id, outputs, output_index)
     if anchor.text is not None:
         require_max_bytes("anchor.text", anchor.text, limits.MAX_SELECTED_TEXT_BYTES)
         start = source.find(anchor.text) if anchor.text else -1
         if start < 0:
-            raise ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "That text does not appear in the cell source.", cellId=anchor.cellId)
-        return range_anchor(anchor.cellId, source, start, start + len(anchor.text))
+            raise ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "That text does not appear in the cell source.", cellId=cell_id)
+        return range_anchor(cell_id, source, start, start + len(anchor.text))
     if anchor.selection is None:
         raise ToolError(
             ErrorCode.INVALID_ARGUMENT, "A source-range anchor needs text or selection.", field="anchor.selection"
@@ -288,7 +301,7 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
         raise stale
     start, end = sorted((first, last))
     require_max_bytes("anchor.selection", source[start:end], limits.MAX_SELECTED_TEXT_BYTES)
-    return range_anchor(anchor.cellId, source, start, end)
+    return range_anchor(cell_id, source, start, end)
 
 
 @tool(
@@ -306,7 +319,7 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     store = review_store(notebook)
-    entry, thread = store.create(_new_anchor(notebook, records, args.anchor), args.message, AGENT_AUTHOR, iso_now())
+    entry, thread = store.create(_new_anchor(notebook, records, args.cellId, args.anchor), args.message, AGENT_AUTHOR, iso_now())
     notebook.set_review_entry(entry)
     return {
         **_thread_result(notebook, thread),

@@ -76,3 +76,19 @@ def test_every_tool_that_returns_a_thread_returns_it_as_jupyter_get_comment_does
     closed = call(lab, "jupyter_resolve_comment", {"threadId": thread_id, "resolutionMessage": "done"})
     assert (closed["thread"], closed["omittedMessages"]) == as_read()
     assert closed["thread"]["messages"][-1]["body"] == "done" and closed["thread"]["status"] == "resolved"
+
+
+def test_a_thread_is_started_on_a_cell_or_on_a_part_of_it_and_the_reference_shape_still_works():
+    lab = MemoryLab(MemoryNotebook("c.ipynb", [cell("x = 1\ny = 2", cell_id="a"), cell("z = 3", cell_id="b")]))
+    whole = call(lab, "jupyter_create_comment", {"cellId": "a", "message": "why?"})
+    assert whole["thread"]["anchor"] == {"kind": "cell", "cellId": "a"}
+    part = call(lab, "jupyter_create_comment", {"cellId": "a", "anchor": {"kind": "source-range", "text": "y = 2"},
+                                                 "message": "this"})
+    assert part["thread"]["anchor"]["kind"] == "source-range" and part["thread"]["anchor"]["selectedText"] == "y = 2"
+    reference = call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "b"}, "message": "and this"})
+    assert reference["thread"]["anchor"] == {"kind": "cell", "cellId": "b"}
+    differ = call(lab, "jupyter_create_comment", {"cellId": "a", "anchor": {"kind": "cell", "cellId": "b"}, "message": "m"})
+    assert differ["error"] == "INVALID_ARGUMENT" and differ["field"] == "anchor.cellId"
+    nowhere = call(lab, "jupyter_create_comment", {"message": "m"})
+    assert nowhere["error"] == "INVALID_ARGUMENT" and nowhere["field"] == "cellId"
+    assert call(lab, "jupyter_list_comments", {})["counts"]["totalThreads"] == 3
