@@ -1,7 +1,7 @@
 """JSON Schemas for WebMCP: object-rooted, self-contained, ASCII only."""
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
@@ -36,6 +36,10 @@ class Arguments(BaseModel):
     """Base of every tool's input model: strict types, unknown arguments refused."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    also_taken: ClassVar[str] = ""
+    """Arguments still taken as earlier versions or the reference extension spelled them, which the schema no
+    longer shows (a model pays for every character of it), in words for the tool reference."""
 
 
 class NoArguments(Arguments):

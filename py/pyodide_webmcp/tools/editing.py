@@ -167,10 +167,9 @@ def source_edit(cell_id: str, edit: SourceChange, field: str = "") -> SourceEdit
     errors=(*CHANGE_ERRORS, ErrorCode.PARTIAL_READ),
 )
 async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult:
-    """Replace a cell's whole source (and optionally its type), if it still matches the sourceHash you read; returns the cell with its new sourceHash.
+    """Replace a cell's whole source, if it still matches the sourceHash you read; returns the cell with its new sourceHash.
 
-    For a few lines, jupyter_replace_in_cell sends less; for several cells at
-    once, jupyter_update_cells.
+    For a few lines, jupyter_replace_in_cell sends less; for several cells, jupyter_update_cells.
     """
     return await write_sources(ctx, args.notebookPath, [source_edit(args.cellId, args)], lambda notebook, ids: written(notebook, ids[0]))
 
@@ -182,6 +181,7 @@ class UpdateCellsArguments(Arguments):
         min_length=1,
         max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
+    also_taken = "`cells` as a list of `{cellId, source, expectedSourceHash, cellType?, overwriteUnread?}`."
 
     @model_validator(mode="before")
     @classmethod
@@ -210,8 +210,8 @@ class UpdateCellsArguments(Arguments):
 async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsResult:
     """Replace the whole sources of several cells in one step, each guarded by its own sourceHash; returns each cell's new sourceHash.
 
-    All or nothing: if one hash is stale or one cell refused, nothing is
-    written. For one cell, use jupyter_update_cell.
+    All or nothing: one stale hash or refused cell, and nothing is written. It deletes no cell
+    (jupyter_delete_cell does).
     """
     edits = [source_edit(cell_id, edit, f"cells.{cell_id}.") for cell_id, edit in args.cells.items()]
     return await write_sources(ctx, args.notebookPath, edits, written_refs)
@@ -241,9 +241,10 @@ class DeleteCellResult(ProposalOutcome):
     errors=CHANGE_ERRORS,
 )
 async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
-    """Delete a cell, if it still matches the sourceHash you read with jupyter_get_cells; returns the deleted id and the active cell.
+    """Delete a cell, if it still matches the sourceHash you read; returns the deleted id and the active cell.
 
-    Ask the human first: only they can undo it.
+    Ask the human first: only they can undo it. To change cells instead: jupyter_update_cells; to remark on
+    one: jupyter_create_comment.
     """
 
     def plan(notebook: NotebookPort) -> Plan[DeleteCellResult]:
