@@ -410,7 +410,7 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
-    """Reopen a resolved review thread, keeping its messages; returns the thread (an open one stays as it is).
+    """Reopen a resolved review thread, keeping its messages; returns the thread (an open one stays open).
 
     Use it when a resolved point needs more work; say why with jupyter_reply_comment.
     """
