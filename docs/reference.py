@@ -72,8 +72,16 @@ def _described(schema: dict[str, Any]) -> bool:
     return any("description" in prop or _described(prop) for prop in _fields(schema).values())
 
 
+def _members(schema: dict[str, Any]) -> Any:
+    """What an array holds, or the value a map of any keys holds (None for neither)."""
+    if _kinds(schema) & {"array"}:
+        return schema.get("items")
+    values = schema.get("additionalProperties")
+    return values if isinstance(values, dict) else None
+
+
 def _fields(schema: dict[str, Any]) -> dict[str, Any]:
-    node = schema.get("items", schema) if _kinds(schema) & {"array"} else schema
+    node = _members(schema) or schema
     return node.get("properties") or {}
 
 
@@ -120,11 +128,20 @@ def _one_type(schema: dict[str, Any]) -> str:
     return str(kind)
 
 
-def _items_bound(schema: dict[str, Any]) -> str:
-    low, high = schema.get("minItems"), schema.get("maxItems")
+def _items_bound(schema: dict[str, Any], unit: str = "items") -> str:
+    low, high = (schema.get("minItems"), schema.get("maxItems")) if unit == "items" else (
+        schema.get("minProperties"), schema.get("maxProperties"))
     if high is None:
         return ""
-    return f" ({low} to {high} items)" if low else f" (at most {high} items)"
+    return f" ({low} to {high} {unit})" if low else f" (at most {high} {unit})"
+
+
+def _nested_kind(schema: dict[str, Any]) -> str:
+    if _kinds(schema) & {"array"}:
+        return f"array of objects{_items_bound(schema)}"
+    if _members(schema) is not None:
+        return f"object of objects by key{_items_bound(schema, 'keys')}"
+    return "object"
 
 
 def _table(header: str, rows: list[str]) -> list[str]:
@@ -145,13 +162,15 @@ def _argument_rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
     for name, prop in (schema.get("properties") or {}).items():
         path = f"{prefix}{name}"
         nested = _described(prop)
-        kind = (f"array of objects{_items_bound(prop)}" if _kinds(prop) & {"array"} else "object") if nested else type_of(prop)
+        kind = _nested_kind(prop) if nested else type_of(prop)
         if nested and "null" in _kinds(prop):
             kind += " or null"
         default = "required" if name in required else _value(_default(prop))
         rows.append(f"| `{path}` | {_cell(kind)} | {default} | {_cell(prop.get('description', ''))} |")
         if nested:
-            rows += _argument_rows(prop.get("items", prop), f"{path}[]." if _kinds(prop) & {"array"} else f"{path}.")
+            member = _members(prop)
+            inner = f"{path}[]." if _kinds(prop) & {"array"} else f"{path}.KEY." if member is not None else f"{path}."
+            rows += _argument_rows(member or prop, inner)
     return rows
 
 
@@ -164,7 +183,9 @@ def _default(schema: dict[str, Any]) -> Any:
 
 def _arguments(tool: Tool) -> list[str]:
     rows = _argument_rows(tool.input_schema)
-    return _table("| argument | type | default | meaning |", rows) if rows else ["No arguments.", ""]
+    table = _table("| argument | type | default | meaning |", rows) if rows else ["No arguments.", ""]
+    also = tool.arguments.also_taken
+    return [*table, f"Also taken (not in the schema): {also}", ""] if also else table
 
 
 def _own_result(tool: Tool) -> dict[str, Any]:

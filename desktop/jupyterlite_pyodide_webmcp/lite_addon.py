@@ -1,17 +1,15 @@
 """A `jupyter lite build` addon: the site's own tools, read off the wheels its settings list, go into the
 site's copy of the bridge's manifest, so the page lists them with the built-in tools from the start.
 
-Their definitions are also checked with `tdqs lint` (Glama's tool definition linter) when it is installed;
-its findings are printed, and never fail the build.
+Their definitions are also checked with `tdqs lint` (Glama's tool definition linter, the same check the
+bridge's own tools pass) when tdqs is importable; its findings are printed, and never fail the build.
 """
 
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from jupyterlite_core.addons.base import BaseAddon
 from jupyterlite_core.constants import JUPYTERLITE_JSON
@@ -51,7 +49,9 @@ class SiteToolsAddon(BaseAddon):
             for note in listed["problems"]:
                 self.log.warning(f"[lite] [webmcp] site tools: {note}")
             self.log.info(f"[lite] [webmcp] site tools listed: {', '.join(t['name'] for t in listed['tools']) or 'none'}")
-            lint(listed["tools"], self.log)
+            report = lint_report(listed["tools"])
+            if report:
+                print(report, flush=True)
         manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
 
 
@@ -74,17 +74,26 @@ def site_tools(wheels: list[str], output: Path) -> dict[str, Any] | None:
     return {"wheels": wheels, "tools": tools, "problems": problems}
 
 
-def lint(descriptors: list[dict[str, Any]], log: Any) -> None:
-    """`tdqs lint` of the site's tools as an MCP host gets them, printed; a missing linter says how to get it."""
-    tdqs = shutil.which("tdqs") or str(Path(sys.executable).with_name("tdqs"))
+def lint_report(descriptors: list[dict[str, Any]]) -> Optional[str]:
+    """What `tdqs lint` finds in the site's tools as the MCP server lists them (title and hints from their
+    descriptors), as lines to print; how to get the linter when tdqs is not importable; None for no tools.
+    Never raises: a lint that fails says so, and the build goes on."""
     if not descriptors:
-        return
-    if not Path(tdqs).exists():
-        log.info("[lite] [webmcp] `pip install tdqs` to have the site tools' definitions linted at build")
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        listed = Path(folder) / "tools.json"
-        listed.write_text(json.dumps({"tools": [mcp_tool(descriptor, Catalog()) for descriptor in descriptors]}))
-        ran = subprocess.run([tdqs, "lint", "--file", str(listed), "--format", "text", "--fail-on", "never"],
-                             capture_output=True, text=True, timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL)
-    print(f"[lite] [webmcp] tdqs lint of the site's tools:\n{ran.stdout.strip() or ran.stderr.strip()}", flush=True)
+        return None
+    try:
+        from tdqs import lint_server, parse_tool_definitions
+    except ImportError:
+        return "[lite] [webmcp] `pip install tdqs` to have the site tools' definitions linted at build"
+    try:
+        catalog = Catalog({descriptor["name"]: descriptor for descriptor in descriptors})
+        tools = parse_tool_definitions({"tools": [mcp_tool(descriptor, catalog) for descriptor in descriptors]}).tools
+        report = lint_server(server_name="site tools", tools=tools)
+    except Exception as error:  # noqa: BLE001 - the lint is advice: it never stops the build
+        return f"[lite] [webmcp] tdqs lint of the site's tools failed: {error}"
+    counts = {severity: sum(1 for f in report.findings if f.severity == severity) for severity in ("error", "warning", "info")}
+    lines = [f"[lite] [webmcp] tdqs lint of the site's tools: {counts['error']} errors, {counts['warning']} warnings, "
+             f"{counts['info']} notes (they do not stop the build)"]
+    order = {"error": 0, "warning": 1, "info": 2}
+    for finding in sorted(report.findings, key=lambda finding: order[finding.severity]):
+        lines.append(f"  {'note' if finding.severity == 'info' else finding.severity} {finding.rule}: {finding.message}")
+    return "\n".join(lines)

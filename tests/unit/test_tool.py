@@ -156,6 +156,24 @@ def test_shared_wording_is_said_once_per_tool():
         assert len(shapes) == 1, (name, shapes)
 
 
+def test_a_false_default_is_said_and_an_unsaid_one_is_null_empty_or_zero():
+    """A model does not take a missing default for false: every boolean argument states its default."""
+    booleans = [(tool.name, path, prop) for tool in BUILT_IN for path, prop in properties(tool.input_schema)
+                if prop.get("type") == "boolean"]
+    assert booleans and all("default" in prop for _, _, prop in booleans), [(n, p) for n, p, prop in booleans
+                                                                               if "default" not in prop]
+    said = {(name, path) for name, path, prop in booleans if prop["default"] is False}
+    assert {("jupyter_get_cells", ".includeOutputs"), ("jupyter_search_notebook", ".caseSensitive"),
+            ("jupyter_list_workspace", ".recursive"), ("jupyter_search_notebook", ".includeOutputs")} <= said
+
+
+def test_an_argument_taken_but_not_in_the_schema_is_said_in_the_tool_reference():
+    """Shapes kept working for earlier callers and the reference extension's, left out of what a model reads."""
+    for tool in BUILT_IN:
+        unlisted = set(tool.arguments.model_fields) - set(tool.input_schema.get("properties", {}))
+        assert all(f"`{name}" in tool.arguments.also_taken for name in unlisted), (tool.name, unlisted)
+
+
 class AlreadyAborted(NeverAborted):
     aborted = True
 

@@ -1,7 +1,7 @@
 """JSON Schemas for WebMCP: object-rooted, self-contained, ASCII only."""
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
@@ -37,6 +37,10 @@ class Arguments(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    also_taken: ClassVar[str] = ""
+    """Arguments still taken as earlier versions or the reference extension spelled them, which the schema no
+    longer shows (a model pays for every character of it), in words for the tool reference."""
+
 
 class NoArguments(Arguments):
     pass
@@ -55,13 +59,14 @@ class SelectionArgument(Arguments):
 
 
 def _unsaid(node: dict[str, Any], key: str) -> bool:
-    """What a compact input schema leaves implicit: a null, false, empty or zero-from-zero default; that
-    objects are closed (every argument object is checked as strictly when called)."""
+    """What a compact input schema leaves implicit: a null, empty or zero-from-zero default (a false one is
+    said: a model does not take a missing default for false); that objects are closed (every argument
+    object is checked as strictly when called)."""
     value = node[key]
     if key == "type" and "enum" in node and value == "string":
         return True  # the enum's values say it
     if key == "default":
-        return value in (None, False, "") or (value == 0 and node.get("minimum") == 0)
+        return value is None or value == "" or (value == 0 and value is not False and node.get("minimum") == 0)
     return key == "additionalProperties" and value is False
 
 

@@ -239,7 +239,7 @@ def unwrapped(text: str) -> str:
     return "\n\n".join(" ".join(paragraph.split()) for paragraph in text.split("\n\n"))
 
 
-PROPOSE_MODE = "In Propose mode the human reviews it first (refused: status denied)."
+PROPOSE_MODE = "In Propose mode the human reviews it (refused: status denied)."
 """Said once by every tool whose writes the human can review."""
 
 

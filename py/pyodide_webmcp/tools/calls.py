@@ -21,7 +21,6 @@ class WaitArguments(Arguments):
     timeoutSeconds: Optional[float] = Field(
         None,
         ge=0,
-        le=limits.MAX_CALL_BUDGET_S,
         description=f"Default and cap: the per-call limit, {BUDGET_SECONDS:g} s unless the human set another.",
     )
 
@@ -38,7 +37,8 @@ class AnyResult(TypedDict, total=False):
 async def wait_for_result(args: WaitArguments, ctx: CallContext) -> Delivered[AnyResult]:
     """Wait for a call that returned {status: "pending", pendingId}; returns its final result in that tool's own shape, or pending again.
 
-    Results are kept 10 minutes after the call ends.
+    A call waiting on its dialog returns at once: answer it with jupyter_answer_dialog. Results are kept 10
+    minutes; an unknown pendingId is error PENDING_CALL_NOT_FOUND.
     """
     if ctx.calls is None:  # calls made without a budget never return pending
         raise unknown_call(args.pendingId)
@@ -82,7 +82,7 @@ def _with_answer(envelope: dict[str, Any], answered: Answered) -> dict[str, Any]
 async def answer_dialog(
     args: AnswerArguments, ctx: CallContext
 ) -> Union[AnswerResult, Delivered[AnswerResult]]:
-    """Press a button of a JupyterLab dialog one of your calls raised, as the human would; returns that call's result (or pending) with `answered` (dialogId, button).
+    """Press a button of a dialog one of your calls raised, as the human would; returns that call's result (or pending) with answered (dialogId, button).
 
     Its pending result and jupyter_get_context list open dialogs with dialogId and buttons.
     """

@@ -11,9 +11,9 @@ from typing_extensions import NotRequired
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import CellRef, NotebookField, Outcome, Placement, ProposalOutcome
-from ..calls.schema import Arguments, text_bound
+from ..calls.schema import Arguments
 from ..calls.tool import CallContext, tool
-from ..notebook.arguments import CellId, ExpectedSourceHash, NotebookPath
+from ..notebook.arguments import CellId, CellSource, ExpectedSourceHash, NotebookPath
 from ..notebook.guarded_write import Plan, check_source, reviewed_write
 from ..notebook.propose import diff_lines
 from ..notebook.resolve import CHANGE_ERRORS, WRITE_ERRORS, find_cell, info_of
@@ -38,11 +38,8 @@ class ReplaceArguments(Arguments):
     notebookPath: NotebookPath = None
     cellId: CellId
     expectedSourceHash: ExpectedSourceHash
-    old: str = Field(
-        description="Exact text to replace; it must occur once in the source.",
-        json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES),
-    )
-    new: str = Field(description="Its replacement (may be empty).", json_schema_extra=text_bound(limits.MAX_CELL_SOURCE_WRITE_BYTES))
+    old: CellSource = Field(description="Exact text to replace; it must occur once in the source.")
+    new: CellSource = Field("", description="Its replacement; default empty (old is deleted).")
 
 
 def replaced(source: str, old: str, new: str) -> str:
@@ -68,8 +65,8 @@ def replaced(source: str, old: str, new: str) -> str:
 async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResult:
     """Replace one exact, unique piece of a cell's source, if the cell still matches your sourceHash; returns its new sourceHash.
 
-    For a small edit, or a cell you read only in part; to rewrite a whole cell
-    use jupyter_update_cell.
+    For a small edit, or a cell read in part; to rewrite a cell: jupyter_update_cell. Outputs stay
+    (jupyter_clear_outputs clears them).
     """
 
     def plan(notebook: NotebookPort) -> Plan[EditResult]:
@@ -148,7 +145,7 @@ class ClearOutputsResult(ProposalOutcome):
 async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearOutputsResult:
     """Clear the outputs and execution counts of code cells; returns the ids of the cells cleared.
 
-    For stale or bulky outputs; running a cell brings them back.
+    For stale or bulky outputs; a run brings them back. Sources stay (to edit one: jupyter_replace_in_cell).
     """
 
     def plan(notebook: NotebookPort) -> Plan[ClearOutputsResult]:

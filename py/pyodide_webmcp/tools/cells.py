@@ -94,7 +94,7 @@ class GetCellsArguments(CellSelection):
         description=f"Also return up to {limits.MAX_IMAGES_PER_CALL} output images as image content (implies "
         "includeOutputs).",
     )
-    sourceOffset: int = Field(0, ge=0, description="Show sources from this character on.")
+    sourceOffset: int = Field(0, ge=0, description="Each source from this character on (to read on: a nextSourceOffset).")
 
 
 @tool(
@@ -105,11 +105,10 @@ class GetCellsArguments(CellSelection):
 async def get_cells(
     args: GetCellsArguments, ctx: CallContext
 ) -> Union[GetCellsResult, WithImages[GetCellsResult]]:
-    """Read cells (unsaved edits included): id, type, source, sourceHash, and outputs if asked; paged (hasMore, nextStartIndex).
+    """Read cells (unsaved edits included): id, type, source, sourceHash (pass it back to edit), and outputs if asked; paged (hasMore, nextStartIndex).
 
-    Pass sourceHash back to change a cell. A source over 25 KiB is cut
-    (sourceTruncated): read on with sourceOffset. Cells hidden from you are
-    only counted.
+    A source over 25 KiB is cut (sourceTruncated). Cells the human hid from you are only counted. To read the
+    whole notebook: jupyter_export_notebook; to find text: jupyter_search_notebook.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -173,9 +172,10 @@ class GetCellAccessResult(RangePage):
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
 async def get_cell_access(args: CellSelection, ctx: CallContext) -> GetCellAccessResult:
-    """List per cell its access (write: you may edit and run it; read: only read it) and history (who, human or agent, inserted, edited or ran it, when); paged (hasMore, nextStartIndex).
+    """List per cell its access (write: edit and run it; read: only read it) and history (who, human or agent, inserted, edited or ran it, when); paged (hasMore, nextStartIndex).
 
-    Hidden cells are not listed. Only the human sets access: use it to explain why you leave a cell alone.
+    Cells the human hid are not listed. Only the human sets access: use it to explain why you leave a cell
+    alone.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

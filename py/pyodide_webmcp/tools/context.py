@@ -1,12 +1,14 @@
 """What the human is looking at: context and opening notebooks."""
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
+from ..base import limits
 from ..base.errors import ErrorCode, ToolError
-from ..base.positions import editor_coordinates
+from ..base.positions import editor_coordinates, position_of
 from ..base.shapes import (
     FocusContext,
     KernelInfo,
@@ -17,9 +19,15 @@ from ..base.shapes import (
 )
 from ..calls.budget import CallSummary
 from ..calls.dialog_views import DialogView, dialog_view
-from ..calls.schema import Arguments, NoArguments, PositionArgument, SelectionArgument
+from ..calls.schema import (
+    Arguments,
+    NoArguments,
+    PositionArgument,
+    SelectionArgument,
+    require_max_bytes,
+)
 from ..calls.tool import CallContext, tool
-from ..notebook.arguments import CellId, NotebookPath
+from ..notebook.arguments import CellId, NotebookPath, SourceText
 from ..notebook.resolve import (
     READ_ERRORS,
     find_cell,
@@ -103,10 +111,21 @@ async def get_context(args: NoArguments, ctx: CallContext) -> ContextResult:
 
 
 class OpenNotebookArguments(Arguments):
-    path: Optional[str] = Field(None, description='Workspace-relative, "a/b.ipynb" (or pass notebookPath).')
-    notebookPath: Optional[str] = Field(None, description="Alias of path.")
+    path: str = Field(description='Workspace-relative, "a/b.ipynb".')
     cellId: Optional[str] = Field(None, description="Cell to scroll to.")
     activate: bool = Field(True, description="Bring it to the front.")
+    also_taken = "`notebookPath` for `path`."
+
+    @model_validator(mode="before")
+    @classmethod
+    def _notebook_path(cls, raw: Any) -> Any:
+        """`notebookPath`, as the other tools name it, still taken for `path`."""
+        if not isinstance(raw, dict) or "notebookPath" not in raw:
+            return raw
+        taken = {key: value for key, value in raw.items() if key != "notebookPath"}
+        if "path" in raw and raw["path"] != raw["notebookPath"]:
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "path and notebookPath differ; give one.", field="notebookPath")
+        return {**taken, "path": raw["notebookPath"]}
 
 
 class OpenNotebookResult(TypedDict):
@@ -124,17 +143,11 @@ class OpenNotebookResult(TypedDict):
             ErrorCode.LAB_ERROR),
 )
 async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNotebookResult:
-    """Open a workspace notebook in a tab, or switch to its open tab, to show it to the human; returns its summary, kernel, focus and review counts.
+    """Open a workspace notebook in a tab, or switch to its tab, to show it to the human; returns the notebook (path, cellCount, dirty), kernel, focus and review (thread counts).
 
-    Only to show it: other tools work on closed notebooks too. To make one:
-    jupyter_create_notebook.
+    Other tools work on closed notebooks too. To make one: jupyter_create_notebook.
     """
-    path = args.path if args.path is not None else args.notebookPath
-    if path is None:
-        raise ToolError(ErrorCode.INVALID_ARGUMENT, 'Missing required argument "path".', field="path")
-    if args.notebookPath is not None and args.path is not None and args.notebookPath != args.path:
-        raise ToolError(ErrorCode.INVALID_ARGUMENT, "path and notebookPath differ; give one.", field="notebookPath")
-    notebook = await resolve_notebook(ctx.lab, path, activate=args.activate)
+    notebook = await resolve_notebook(ctx.lab, args.path, activate=args.activate)
     if args.cellId is not None:
         await notebook.reveal_cell(find_cell(notebook.cells(), args.cellId, notebook.path))
     records = notebook.cells()
@@ -149,8 +162,11 @@ async def open_notebook(args: OpenNotebookArguments, ctx: CallContext) -> OpenNo
 class FocusCellArguments(Arguments):
     notebookPath: NotebookPath = None
     cellId: CellId
-    cursor: Optional[PositionArgument] = Field(None, description="Zero-based line and column (in characters).")
-    selection: Optional[SelectionArgument] = Field(None, description="A source range to select (wins over cursor).")
+    text: SourceText = None
+    selection: SkipJsonSchema[Optional[SelectionArgument]] = None
+    cursor: SkipJsonSchema[Optional[PositionArgument]] = None
+    also_taken = ("the reference extension's `selection: {start, end}` (a range to select) and `cursor: {line, column}` "
+                  "(where to put the cursor), zero-based lines and columns in characters, in place of `text`.")
 
 
 class FocusCellResult(TypedDict):
@@ -168,16 +184,25 @@ def _position(argument: PositionArgument) -> Position:
     errors=(*READ_ERRORS, ErrorCode.CELL_NOT_FOUND),
 )
 async def focus_cell(args: FocusCellArguments, ctx: CallContext) -> FocusCellResult:
-    """Scroll to a cell and select it, optionally placing the cursor or selecting a source range; returns the new focus.
+    """Scroll to a cell and make it active, optionally selecting text of its source; returns the new focus.
 
-    Only the view changes. For a review thread, use jupyter_focus_comment.
+    The active cell is the default target of jupyter_insert_cell and jupyter_run_cells; nothing else changes.
+    For a review thread: jupyter_focus_comment.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
     index = find_cell(records, args.cellId, notebook.path)
     source = records[index].source
     selection = None
-    if args.selection is not None:
+    if args.text is not None:
+        require_max_bytes("text", args.text, limits.MAX_SELECTED_TEXT_BYTES)
+        start = source.find(args.text) if args.text else -1
+        if start < 0:
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "text does not occur in the cell's source.", field="text",
+                            detail="TEXT_NOT_FOUND")
+        selection = (editor_coordinates(source, position_of(source, start)),
+                     editor_coordinates(source, position_of(source, start + len(args.text))))
+    elif args.selection is not None:
         selection = (
             editor_coordinates(source, _position(args.selection.start)),
             editor_coordinates(source, _position(args.selection.end)),

@@ -1,9 +1,9 @@
 """Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
 sourceHash the agent read and reviewed by the human in Propose mode (the kit's guarded write)."""
 
-from typing import Annotated, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from typing_extensions import NotRequired
 
 from ..base import limits
@@ -141,20 +141,24 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
 # Replacing sources -----------------------------------------------------------------------------
 
 
-class CellEdit(Arguments):
-    cellId: CellId
+class SourceChange(Arguments):
     source: CellSource = Field(description="The complete new source.")
     expectedSourceHash: ExpectedSourceHash
     cellType: Optional[CellType] = Field(None, description="Also change the cell's type.")
     overwriteUnread: OverwriteUnread = False
 
 
-class UpdateCellArguments(CellEdit):
+class CellTarget(Arguments):
     notebookPath: NotebookPath = None
+    cellId: CellId
 
 
-def source_edit(edit: CellEdit, field: str = "") -> SourceEdit:
-    return SourceEdit(edit.cellId, edit.source, edit.expectedSourceHash, edit.cellType, edit.overwriteUnread, field)
+class UpdateCellArguments(SourceChange, CellTarget):
+    pass
+
+
+def source_edit(cell_id: str, edit: SourceChange, field: str = "") -> SourceEdit:
+    return SourceEdit(cell_id, edit.source, edit.expectedSourceHash, edit.cellType, edit.overwriteUnread, field)
 
 
 @tool(
@@ -163,21 +167,39 @@ def source_edit(edit: CellEdit, field: str = "") -> SourceEdit:
     errors=(*CHANGE_ERRORS, ErrorCode.PARTIAL_READ),
 )
 async def update_cell(args: UpdateCellArguments, ctx: CallContext) -> CellResult:
-    """Replace a cell's whole source (and optionally its type), if it still matches the sourceHash you read; returns the cell with its new sourceHash.
+    """Replace a cell's whole source, if it still matches the sourceHash you read; returns the cell with its new sourceHash.
 
-    For a few lines, jupyter_replace_in_cell sends less; for several cells at
-    once, jupyter_update_cells.
+    For a few lines, jupyter_replace_in_cell sends less; for several cells, jupyter_update_cells.
     """
-    return await write_sources(ctx, args.notebookPath, [source_edit(args)], lambda notebook, ids: written(notebook, ids[0]))
+    return await write_sources(ctx, args.notebookPath, [source_edit(args.cellId, args)], lambda notebook, ids: written(notebook, ids[0]))
 
 
 class UpdateCellsArguments(Arguments):
     notebookPath: NotebookPath = None
-    cells: list[CellEdit] = Field(
-        description="One edit per cell.",
+    cells: dict[str, SourceChange] = Field(
+        description="The edits, by cell id.",
         min_length=1,
         max_length=limits.MAX_CELL_IDS_PER_CALL,
     )
+    also_taken = "`cells` as a list of `{cellId, source, expectedSourceHash, cellType?, overwriteUnread?}`."
+
+    @model_validator(mode="before")
+    @classmethod
+    def _listed_edits(cls, raw: Any) -> Any:
+        """`cells` as the earlier list of {cellId, ...} edits, still taken: keyed by their cellId."""
+        edits = raw.get("cells") if isinstance(raw, dict) else None
+        if not isinstance(edits, list):
+            return raw
+        keyed: dict[Any, Any] = {}
+        for number, edit in enumerate(edits):
+            if not isinstance(edit, dict) or not isinstance(edit.get("cellId"), str):
+                raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Missing required argument "cells.{number}.cellId".',
+                                field=f"cells.{number}.cellId")
+            if edit["cellId"] in keyed:
+                raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Cell "{edit["cellId"]}" is given twice.',
+                                field=f"cells.{number}.cellId")
+            keyed[edit["cellId"]] = {key: value for key, value in edit.items() if key != "cellId"}
+        return {**raw, "cells": keyed}
 
 
 @tool(
@@ -188,12 +210,11 @@ class UpdateCellsArguments(Arguments):
 async def update_cells(args: UpdateCellsArguments, ctx: CallContext) -> CellsResult:
     """Replace the whole sources of several cells in one step, each guarded by its own sourceHash; returns each cell's new sourceHash.
 
-    All or nothing: if one hash is stale or one cell refused, nothing is
-    written. For one cell, use jupyter_update_cell.
+    All or nothing: one stale hash or refused cell, and nothing is written. It deletes no cell
+    (jupyter_delete_cell does).
     """
-    prefixes = [f"cells.{number}." for number in range(len(args.cells))]
-    return await write_sources(ctx, args.notebookPath, [source_edit(edit, prefix) for edit, prefix in zip(args.cells, prefixes)],
-                               written_refs)
+    edits = [source_edit(cell_id, edit, f"cells.{cell_id}.") for cell_id, edit in args.cells.items()]
+    return await write_sources(ctx, args.notebookPath, edits, written_refs)
 
 
 # Deleting --------------------------------------------------------------------------------------
@@ -220,9 +241,10 @@ class DeleteCellResult(ProposalOutcome):
     errors=CHANGE_ERRORS,
 )
 async def delete_cell(args: DeleteCellArguments, ctx: CallContext) -> DeleteCellResult:
-    """Delete a cell, if it still matches the sourceHash you read with jupyter_get_cells; returns the deleted id and the active cell.
+    """Delete a cell, if it still matches the sourceHash you read; returns the deleted id and the active cell.
 
-    Ask the human first: only they can undo it.
+    Ask the human first: only they can undo it. To change cells instead: jupyter_update_cells; to remark on
+    one: jupyter_create_comment.
     """
 
     def plan(notebook: NotebookPort) -> Plan[DeleteCellResult]:

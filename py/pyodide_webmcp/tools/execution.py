@@ -200,10 +200,10 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.KERNEL_UNAVAILABLE, ErrorCode.KERNEL_DIED, ErrorCode.KERNEL_RESTARTED, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
 async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult:
-    """Run existing cells on the kernel the human shares: cellIds, or a startIndex-endIndex range (not both), else the active cell; returns per-cell status, execution count and output summary.
+    """Run existing cells (cellIds, a startIndex-endIndex range, else the active cell) on the kernel the human shares; returns per cell its status, executionCount and outputSummary (outputs in one line).
 
-    Errors come back per cell; no kernel: error KERNEL_UNAVAILABLE, use jupyter_start_kernel. After 20 s (default)
-    it returns status pending and a pendingId for jupyter_wait_for_result.
+    Errors come back per cell; no kernel: error KERNEL_UNAVAILABLE, use jupyter_start_kernel. Past 20 s it
+    returns status pending, for jupyter_wait_for_result.
     """
 
     def plan(notebook: NotebookPort) -> Plan[RunCellsResult]:

@@ -3,6 +3,7 @@
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import TypedDict
 
 from ..base.fields import (
@@ -20,7 +21,8 @@ from ..notebook.resolve import READ_ERRORS, read_notebook
 
 class ExportArguments(Arguments):
     notebookPath: NotebookPath = None
-    format: Literal["markdown"] = Field("markdown", description="The only format.")
+    format: SkipJsonSchema[Literal["markdown"]] = "markdown"
+    also_taken = '`format: "markdown"` (the only format), as the reference extension has it.'
     includeOutputs: bool = Field(True, description="false: sources only (more cells fit).")
 
 
@@ -38,9 +40,10 @@ class ExportResult(TypedDict):
     errors=(*READ_ERRORS,),
 )
 async def export_notebook(args: ExportArguments, ctx: CallContext) -> ExportResult:
-    """Return the whole notebook as one markdown text (code and text outputs fenced, images as placeholders), at most 40 KiB; writes no file.
+    """Return the whole notebook as one markdown text to read or hand on (code and text outputs fenced, images as placeholders); writes no file.
 
-    To change cells, read them with jupyter_get_cells.
+    Past 40 KiB it ends at the last whole cell that fits (truncated, cellCount). To edit cells, read them with
+    jupyter_get_cells.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -3,7 +3,8 @@
 from dataclasses import replace
 from typing import Any, Callable, Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import Annotated, NotRequired, TypedDict
 
 from ..base import limits
@@ -21,7 +22,7 @@ from ..calls.paging import OffsetPage, fit_listing, offset_page
 from ..calls.schema import Arguments, SelectionArgument, require_max_bytes, text_bound
 from ..calls.tool import CallContext, tool
 from ..notebook.access import Intent, guard_cell
-from ..notebook.arguments import CellId, NotebookPath, Offset, ThreadId
+from ..notebook.arguments import CellId, NotebookPath, Offset, SourceText, ThreadId
 from ..notebook.provenance import iso_now
 from ..notebook.resolve import (
     READ_ERRORS,
@@ -129,9 +130,9 @@ class ListCommentsResult(OffsetPage):
     errors=(*READ_ERRORS,),
 )
 async def list_comments(args: ListCommentsArguments, ctx: CallContext) -> ListCommentsResult:
-    """List a notebook's review threads, newest first: id, status, anchor and whether it still points at live code, last message; paged (hasMore, nextOffset).
+    """List a notebook's review threads, newest first: id, status, anchor and whether the commented text is still there, last message; paged (hasMore, nextOffset).
 
-    The human writes them too. Read a thread's first and latest messages with jupyter_get_comment.
+    The human writes them too. For a thread's first and latest messages: jupyter_get_comment.
     """
     notebook = await read_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()
@@ -210,21 +211,36 @@ async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResu
 
 
 class AnchorArgument(Arguments):
+    """The reference's anchor: `{kind, cellId, text | selection | outputIndex}` (its cellId is taken as the call's)."""
+
     kind: AnchorKind
-    cellId: CellId
-    text: Optional[str] = Field(
-        None,
-        description="source-range: exact text to attach to (first match), or give selection.",
-        json_schema_extra=text_bound(limits.MAX_SELECTED_TEXT_BYTES),
-    )
+    text: Optional[str] = None
     selection: Optional[SelectionArgument] = None
-    outputIndex: Optional[int] = Field(None, ge=0, description="output: which output (default 0).")
+    outputIndex: Optional[int] = Field(None, ge=0)
 
 
 class CreateCommentArguments(Arguments):
     notebookPath: NotebookPath = None
-    anchor: AnchorArgument
+    cellId: CellId
+    text: SourceText = None
+    outputIndex: Optional[int] = Field(None, ge=0, description="Or this output of the cell (zero-based).")
     message: CommentText
+    anchor: SkipJsonSchema[Optional[AnchorArgument]] = None
+    also_taken = ("the reference extension's `anchor: {kind, cellId, text?, selection?, outputIndex?}` (kind `cell`, "
+                  "`source-range` or `output`; selection as zero-based lines and columns, end exclusive) in place of "
+                  "`cellId`, `text` and `outputIndex`.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cell_in_anchor(cls, raw: Any) -> Any:
+        """The reference's shape, `anchor: {kind, cellId, ...}`, still taken: its cellId names the cell."""
+        anchor = raw.get("anchor") if isinstance(raw, dict) else None
+        if not isinstance(anchor, dict) or "cellId" not in anchor:
+            return raw
+        cell_id = anchor["cellId"]
+        if "cellId" in raw and raw["cellId"] != cell_id:
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "cellId and anchor.cellId differ; give one.", field="anchor.cellId")
+        return {**raw, "cellId": cell_id, "anchor": {key: value for key, value in anchor.items() if key != "cellId"}}
 
 
 class CreateCommentResult(ThreadResult):
@@ -252,30 +268,48 @@ def check_anchor_fields(anchor: AnchorArgument) -> None:
                 )
 
 
-def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgument) -> dict[str, Any]:
-    check_anchor_fields(anchor)
-    index = find_cell(records, anchor.cellId, notebook.path, "write")
+def asked_anchor(args: CreateCommentArguments) -> Optional[AnchorArgument]:
+    """What the thread is attached to: the reference's anchor, or text or outputIndex (None: the whole cell)."""
+    if args.anchor is not None:
+        if args.text is not None or args.outputIndex is not None:
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "Give anchor, or text or outputIndex: not both.", field="anchor")
+        return args.anchor
+    if args.text is not None and args.outputIndex is not None:
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, "Give text or outputIndex, not both.", field="outputIndex")
+    if args.text is not None:
+        return AnchorArgument(kind="source-range", text=args.text, selection=None, outputIndex=None)
+    if args.outputIndex is not None:
+        return AnchorArgument(kind="output", text=None, selection=None, outputIndex=args.outputIndex)
+    return None
+
+
+def _new_anchor(notebook: NotebookPort, records: CellList, cell_id: str, anchor: Optional[AnchorArgument],
+                prefix: str = "") -> dict[str, Any]:
+    """The stored anchor; `prefix` is where an error points ("anchor." for the reference's shape)."""
+    if anchor is not None:
+        check_anchor_fields(anchor)
+    index = find_cell(records, cell_id, notebook.path, "write")
+    if anchor is None or anchor.kind == "cell":
+        return cell_anchor(cell_id)
     source = records[index].source
-    stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=anchor.cellId)
-    if anchor.kind == "cell":
-        return cell_anchor(anchor.cellId)
+    stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=cell_id)
     if anchor.kind == "output":
         outputs = notebook.cell_json(index).get("outputs") or []
         output_index = anchor.outputIndex or 0
         if output_index >= len(outputs):
             raise ToolError(
                 ErrorCode.COMMENT_ANCHOR_STALE,
-                f'Cell "{anchor.cellId}" has no output at index {output_index}. Run it first.',
-                cellId=anchor.cellId,
+                f'Cell "{cell_id}" has no output at index {output_index}. Run it first.',
+                cellId=cell_id,
                 outputIndex=output_index,
             )
-        return output_anchor(anchor.cellId, outputs, output_index)
+        return output_anchor(cell_id, outputs, output_index)
     if anchor.text is not None:
-        require_max_bytes("anchor.text", anchor.text, limits.MAX_SELECTED_TEXT_BYTES)
+        require_max_bytes(prefix + "text", anchor.text, limits.MAX_SELECTED_TEXT_BYTES)
         start = source.find(anchor.text) if anchor.text else -1
         if start < 0:
-            raise ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "That text does not appear in the cell source.", cellId=anchor.cellId)
-        return range_anchor(anchor.cellId, source, start, start + len(anchor.text))
+            raise ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "That text does not appear in the cell source.", cellId=cell_id)
+        return range_anchor(cell_id, source, start, start + len(anchor.text))
     if anchor.selection is None:
         raise ToolError(
             ErrorCode.INVALID_ARGUMENT, "A source-range anchor needs text or selection.", field="anchor.selection"
@@ -287,8 +321,8 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
     if first is None or last is None or first == last:
         raise stale
     start, end = sorted((first, last))
-    require_max_bytes("anchor.selection", source[start:end], limits.MAX_SELECTED_TEXT_BYTES)
-    return range_anchor(anchor.cellId, source, start, end)
+    require_max_bytes(prefix + "selection", source[start:end], limits.MAX_SELECTED_TEXT_BYTES)
+    return range_anchor(cell_id, source, start, end)
 
 
 @tool(
@@ -297,16 +331,16 @@ def _new_anchor(notebook: NotebookPort, records: CellList, anchor: AnchorArgumen
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.COMMENT_ANCHOR_STALE, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> CreateCommentResult:
-    """Start a review thread on a cell, a source range (anchor.text or anchor.selection) or an output (anchor.outputIndex); returns the thread.
+    """Start a review thread on a cell, on text of its source (text) or on one of its outputs (outputIndex); returns the thread.
 
-    It does not edit the notebook. To answer a thread, use
-    jupyter_reply_comment.
+    It changes no cell (to remove one: jupyter_delete_cell). To answer a thread, use jupyter_reply_comment.
     """
     _require_message("message", args.message)
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     store = review_store(notebook)
-    entry, thread = store.create(_new_anchor(notebook, records, args.anchor), args.message, AGENT_AUTHOR, iso_now())
+    anchor = _new_anchor(notebook, records, args.cellId, asked_anchor(args), "anchor." if args.anchor else "")
+    entry, thread = store.create(anchor, args.message, AGENT_AUTHOR, iso_now())
     notebook.set_review_entry(entry)
     return {
         **_thread_result(notebook, thread),
@@ -357,9 +391,9 @@ class ResolveArguments(ThreadArguments):
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadResult:
-    """Mark a review thread resolved, optionally with a closing message; returns the thread (the human can reopen it).
+    """Mark a review thread resolved, optionally with a closing message; returns the thread.
 
-    To answer without closing it, use jupyter_reply_comment.
+    To answer without closing it: jupyter_reply_comment. To reopen it: jupyter_reopen_comment.
     """
     closing = None
     if args.resolutionMessage is not None:
@@ -376,9 +410,9 @@ async def resolve_comment(args: ResolveArguments, ctx: CallContext) -> ThreadRes
     errors=(*WRITE_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.CELL_ACCESS_DENIED, ErrorCode.REVIEW_DATA_UNREADABLE),
 )
 async def reopen_comment(args: ThreadArguments, ctx: CallContext) -> ThreadResult:
-    """Reopen a resolved review thread, keeping its history; returns the thread.
+    """Reopen a resolved review thread, keeping its messages; returns the thread (an open one stays open).
 
-    When a resolved point needs more work; then say why with jupyter_reply_comment.
+    Use it when a resolved point needs more work; say why with jupyter_reply_comment.
     """
     return await _change_thread(ctx, args, lambda store, thread, now: store.set_status(thread, "open", now))
 
@@ -396,9 +430,9 @@ class FocusCommentResult(TypedDict):
     errors=(*READ_ERRORS, ErrorCode.COMMENT_NOT_FOUND, ErrorCode.COMMENT_ANCHOR_STALE),
 )
 async def focus_comment(args: ThreadArguments, ctx: CallContext) -> FocusCommentResult:
-    """Show the human what a review thread is about: scroll to its cell and select its text or output; returns where its anchor points now.
+    """Show the human what a review thread is about: scroll to its cell, make it active and select its text or output; returns where its anchor points now.
 
-    Only the view changes. For a cell with no thread, use jupyter_focus_cell.
+    Nothing else changes. For a cell with no thread: jupyter_focus_cell.
     """
     notebook = await resolve_notebook(ctx.lab, args.notebookPath)
     records = notebook.cells()

@@ -18,9 +18,10 @@ from ..notebook.resolve import READ_ERRORS, info_of, read_notebook
 class SearchArguments(Arguments):
     notebookPath: NotebookPath = None
     query: str = Field(json_schema_extra=text_bound(limits.MAX_SEARCH_QUERY_CHARS))
-    regex: bool = Field(False, description="query is a Python regular expression, matched within a line.")
+    regex: bool = Field(False, description=(
+        "query is a Python regex, matched within a line; nested repeats like (a+)+ or over 2 of *, +, {n,} are refused."))
     caseSensitive: bool = False
-    includeOutputs: bool = False
+    includeOutputs: bool = Field(False, description="Also search code cells' outputs.")
     limit: int = Field(limits.DEFAULT_SEARCH_MATCHES, ge=1, le=limits.MAX_SEARCH_MATCHES)
     offset: Offset = 0
 
@@ -34,7 +35,7 @@ class SearchResult(OffsetPage):
 
 @tool("jupyter_search_notebook", "Search a notebook", read_only=True, errors=READ_ERRORS)
 async def search_notebook(args: SearchArguments, ctx: CallContext) -> SearchResult:
-    """Find text (literal or regex) in a notebook's sources, and outputs if asked; returns each match's cell id, index, line, column and excerpt; paged (hasMore, nextOffset).
+    """Find text (literal or regex) in a notebook's sources, and outputs if asked; returns each match's cell id, index, zero-based line and column, and excerpt; paged (hasMore, nextOffset).
 
     Use it to locate code before reading or editing it.
     """

@@ -5,8 +5,10 @@ import textwrap
 import zipfile
 from pathlib import Path
 
-from jupyterlite_pyodide_webmcp.lite_addon import site_tools
+import tdqs
+from jupyterlite_pyodide_webmcp.lite_addon import lint_report, site_tools
 from jupyterlite_pyodide_webmcp.site_tools_probe import entry_points_of, probe
+from pyodide_webmcp.kit import Arguments, CallContext, tool
 
 
 def wheel(folder: Path, name: str, source: str, entry: str | None = None) -> Path:
@@ -47,3 +49,45 @@ def test_the_build_lists_nothing_for_a_site_without_tools_and_says_which_wheel_i
     assert [tool["name"] for tool in listed["tools"]] == ["site_listed"]
     assert listed["problems"] == ["pypi/gone-0.1-py3-none-any.whl: not a file of the built site"]
     assert json.loads(json.dumps(listed)) == listed
+
+
+class Lookup(Arguments):
+    table: str
+    key: str
+    column: str
+
+
+@tool("site_lookup", "Look a value up", read_only=True)
+async def lookup(args: Lookup, ctx: CallContext) -> dict:
+    """Look a value up in one of the site's tables; returns the value."""
+    return {}
+
+
+@tool("site_hello", "Say hello", read_only=True)
+async def hello(args: Arguments, ctx: CallContext) -> dict:
+    """Say hello; returns a greeting."""
+    return {}
+
+
+def descriptors(*tools) -> list[dict]:
+    """As the probe gives them to the build."""
+    return [{**site.descriptor(), "hints": site.hints} for site in tools]
+
+
+def test_the_build_prints_what_tdqs_lint_finds_in_the_site_s_tools():
+    report = lint_report(descriptors(lookup, hello))
+    head, *findings = report.splitlines()
+    assert head == "[lite] [webmcp] tdqs lint of the site's tools: 0 errors, 1 warnings, 2 notes (they do not stop the build)"
+    assert findings[0].startswith("  warning undocumented-parameters: site_lookup: 0 of 3 parameters")
+    assert all(line.startswith("  note no-output-schema: ") for line in findings[1:])
+    assert lint_report([]) is None
+
+
+def test_without_tdqs_or_when_it_fails_the_build_says_so_and_goes_on(monkeypatch):
+    def broken(**_):
+        raise RuntimeError("a linter bug")
+
+    monkeypatch.setattr(tdqs, "lint_server", broken)
+    assert lint_report(descriptors(hello)) == "[lite] [webmcp] tdqs lint of the site's tools failed: a linter bug"
+    monkeypatch.setitem(__import__("sys").modules, "tdqs", None)
+    assert "pip install tdqs" in lint_report(descriptors(hello))

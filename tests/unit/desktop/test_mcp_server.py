@@ -16,9 +16,9 @@ from jupyterlite_pyodide_webmcp.mcp_server import (
 from pyodide_webmcp.calls.catalog import catalog_of, early_copy
 from pyodide_webmcp.tools import BUILT_IN
 
-MCP_LIST_BUDGET = 26_182
-"""Characters of tools/list as compact JSON: 25,000, plus the 1,182 that `untrustedContentHint` costs in each
-tool's `_meta` (38 a tool, 39 where false), for which no room could be made but in the descriptions."""
+MCP_LIST_BUDGET = 25_000
+"""Characters of tools/list as compact JSON (titles, MCP's hints and `untrustedContentHint` in each tool's `_meta`
+included): what a desktop host's model pays for on every turn."""
 
 READ_HINTS = {"readOnlyHint": True, "destructiveHint": True, "idempotentHint": False, "consequentialHint": False,
               "untrustedContentHint": True}
@@ -67,10 +67,14 @@ def listed_by_the_server(catalog: Catalog) -> list[dict]:
     return [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
 
 
-def test_the_built_catalogs_tools_list_states_both_hints_on_every_tool_within_its_budget():
+def built_catalog() -> Catalog:
+    """The catalog of the bridge's build, as the MCP server reads it from the manifest."""
     early = early_copy(catalog_of(BUILT_IN))
-    catalog = Catalog({tool["name"]: tool for tool in early["tools"]}, early["budgetMs"] / 1000, early["starting"])
-    listed = listed_by_the_server(catalog)
+    return Catalog({tool["name"]: tool for tool in early["tools"]}, early["budgetMs"] / 1000, early["starting"])
+
+
+def test_the_built_catalogs_tools_list_states_both_hints_on_every_tool_within_its_budget():
+    listed = listed_by_the_server(built_catalog())
     assert [tool["name"] for tool in listed] == [tool.name for tool in BUILT_IN if tool.setting is None]
     for tool in listed:
         hints = BUILT_IN.get(tool["name"]).hints

@@ -33,3 +33,19 @@ def test_every_call_answers_within_the_budget_and_its_result_arrives_later():
         assert missing["isError"] and missing["structuredContent"]["error"] == "PENDING_CALL_NOT_FOUND"
 
     run(scenario())
+
+
+def test_a_wait_asked_longer_than_the_per_call_limit_is_taken_and_capped_at_it():
+    async def scenario():
+        notebook = MemoryNotebook("n.ipynb", [cell("slow()", cell_id="s")])
+        notebook.run_delay = 0.5
+        lab = MemoryLab(notebook)
+        table = CallTable()
+        context = CallContext(lab, calls=table, budget_ms=100)
+        first = json.loads((await BUILT_IN.get("jupyter_run_cells").call({"cellIds": ["s"]}, context))["content"][0]["text"])
+        long_wait = {"pendingId": first["pendingId"], "timeoutSeconds": 3600}
+        again = json.loads((await BUILT_IN.get("jupyter_wait_for_result").call(long_wait, context))["content"][0]["text"])
+        assert again["status"] == "pending", "capped at the per-call limit, not refused and not an hour"
+        assert "maximum" not in BUILT_IN.get("jupyter_wait_for_result").input_schema["properties"]["timeoutSeconds"]
+
+    run(scenario())

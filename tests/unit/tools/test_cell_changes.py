@@ -64,3 +64,10 @@ def test_clear_outputs_of_some_cells_or_of_every_cell_you_may_change():
 def test_an_empty_list_of_cell_ids_to_clear_is_an_invalid_argument():
     error = call(MemoryLab(MemoryNotebook("n.ipynb", [cell("1")])), "jupyter_clear_outputs", {"cellIds": []})
     assert error["error"] == "INVALID_ARGUMENT" and error["field"] == "cellIds"
+
+
+def test_a_replacement_left_out_deletes_the_piece():
+    notebook = MemoryNotebook("d.ipynb", [cell("x = 1  # old note", cell_id="a")])
+    done = call(MemoryLab(notebook), "jupyter_replace_in_cell",
+                {"cellId": "a", "expectedSourceHash": source_hash("x = 1  # old note"), "old": "  # old note"})
+    assert notebook.data[0]["source"] == "x = 1" and done["cell"]["sourceHash"] == source_hash("x = 1")

@@ -107,22 +107,36 @@ def test_agent_writes_are_recorded_and_guarded_by_access():
 def test_update_cells_writes_all_or_nothing():
     notebook = notebook_of(("a", "1"), ("b", "2"), ("c", "3"))
     lab = MemoryLab(notebook)
-    edits = [
-        {"cellId": "a", "source": "10", "expectedSourceHash": source_hash("1")},
-        {"cellId": "c", "source": "30", "expectedSourceHash": source_hash("3")},
-    ]
+    edits = {
+        "a": {"source": "10", "expectedSourceHash": source_hash("1")},
+        "c": {"source": "30", "expectedSourceHash": source_hash("3")},
+    }
     notebook.data[2]["source"] = "3 (the human's edit)"
     stale = call(lab, "jupyter_update_cells", {"cells": edits})
     assert stale["error"] == "STALE_CELL" and stale["cellId"] == "c"
     assert [c.source for c in notebook.cells()] == ["1", "2", "3 (the human's edit)"]
-    twice = call(lab, "jupyter_update_cells", {"cells": [edits[0], edits[0]]})
-    assert twice["error"] == "INVALID_ARGUMENT" and twice["field"] == "cells.1.cellId"
+    too_big = call(lab, "jupyter_update_cells", {"cells": {"a": {**edits["a"], "source": "x" * (2**18 + 1)}}})
+    assert too_big["error"] == "INVALID_ARGUMENT" and too_big["field"] == "cells.a.source"
     notebook.data[2]["source"] = "3"
     done = call(lab, "jupyter_update_cells", {"cells": edits})
     assert [c.source for c in notebook.cells()] == ["10", "2", "30"]
     assert [(ref["id"], ref["index"], ref["sourceHash"]) for ref in done["cells"]] == [
         ("a", 0, source_hash("10")), ("c", 2, source_hash("30"))
     ]
+
+
+def test_update_cells_still_takes_the_earlier_list_of_edits_each_naming_its_cell():
+    notebook = notebook_of(("a", "1"), ("b", "2"))
+    lab = MemoryLab(notebook)
+    edit = {"cellId": "a", "source": "10", "expectedSourceHash": source_hash("1")}
+    twice = call(lab, "jupyter_update_cells", {"cells": [edit, edit]})
+    assert twice["error"] == "INVALID_ARGUMENT" and twice["field"] == "cells.1.cellId"
+    unnamed = call(lab, "jupyter_update_cells", {"cells": [edit, {"source": "20"}]})
+    assert unnamed["error"] == "INVALID_ARGUMENT" and unnamed["field"] == "cells.1.cellId"
+    assert [c.source for c in notebook.cells()] == ["1", "2"]
+    done = call(lab, "jupyter_update_cells", {"cells": [edit, {"cellId": "b", "source": "20",
+                                                                "expectedSourceHash": source_hash("2")}]})
+    assert [ref["id"] for ref in done["cells"]] == ["a", "b"] and [c.source for c in notebook.cells()] == ["10", "20"]
 
 
 def test_delete_is_guarded_and_says_what_is_active_now():
@@ -191,10 +205,10 @@ def test_in_propose_mode_a_write_waits_for_the_human_and_is_checked_again():
     assert stale["error"] == "STALE_CELL", "a human edit made while they decided wins"
 
     lab.proposals.human = lambda *_: ("accepted", None)
-    batch = call(lab, "jupyter_update_cells", {"cells": [
-        {"cellId": "a", "source": "10", "expectedSourceHash": source_hash(notebook.data[0]["source"])},
-        {"cellId": "b", "source": "20", "expectedSourceHash": source_hash("2")},
-    ]})
+    batch = call(lab, "jupyter_update_cells", {"cells": {
+        "a": {"source": "10", "expectedSourceHash": source_hash(notebook.data[0]["source"])},
+        "b": {"source": "20", "expectedSourceHash": source_hash("2")},
+    }})
     assert batch["status"] == "accepted" and batch["proposalId"] == "p-3"
     cell_id, title, preview = lab.proposals.shown[-1]
     assert cell_id == "a" and "2 cells" in title and ("added", "20") in preview
@@ -224,8 +238,9 @@ def test_an_empty_list_of_cells_is_an_invalid_argument_that_the_schema_states():
     from pyodide_webmcp.tools import BUILT_IN
 
     lab = MemoryLab(notebook_of(("a", "1")))
-    for name, field in (("jupyter_update_cells", "cells"), ("jupyter_insert_cell", "cells")):
-        error = call(lab, name, {field: []})
-        assert error["error"] == "INVALID_ARGUMENT" and error["field"] == field, name
-        assert BUILT_IN.get(name).input_schema["properties"][field]["minItems"] == 1
+    for name, empty, bound in (("jupyter_update_cells", {}, "minProperties"), ("jupyter_update_cells", [], "minProperties"),
+                               ("jupyter_insert_cell", [], "minItems")):
+        error = call(lab, name, {"cells": empty})
+        assert error["error"] == "INVALID_ARGUMENT" and error["field"] == "cells", name
+        assert BUILT_IN.get(name).input_schema["properties"]["cells"][bound] == 1
     assert [c.source for c in lab.current.cells()] == ["1"]

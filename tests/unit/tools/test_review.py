@@ -76,3 +76,28 @@ def test_every_tool_that_returns_a_thread_returns_it_as_jupyter_get_comment_does
     closed = call(lab, "jupyter_resolve_comment", {"threadId": thread_id, "resolutionMessage": "done"})
     assert (closed["thread"], closed["omittedMessages"]) == as_read()
     assert closed["thread"]["messages"][-1]["body"] == "done" and closed["thread"]["status"] == "resolved"
+
+
+def test_a_thread_is_started_on_a_cell_on_text_of_it_or_on_an_output_and_the_reference_shape_still_works():
+    printed = {**cell("print(1)", cell_id="p"), "outputs": [{"output_type": "stream", "name": "stdout", "text": "1\n"}]}
+    lab = MemoryLab(MemoryNotebook("c.ipynb", [cell("x = 1\ny = 2", cell_id="a"), cell("z = 3", cell_id="b"), printed]))
+    whole = call(lab, "jupyter_create_comment", {"cellId": "a", "message": "why?"})
+    assert whole["thread"]["anchor"] == {"kind": "cell", "cellId": "a"}
+    part = call(lab, "jupyter_create_comment", {"cellId": "a", "text": "y = 2", "message": "this"})
+    assert part["thread"]["anchor"]["kind"] == "source-range" and part["thread"]["anchor"]["selectedText"] == "y = 2"
+    output = call(lab, "jupyter_create_comment", {"cellId": "p", "outputIndex": 0, "message": "that"})
+    assert output["thread"]["anchor"]["kind"] == "output" and output["thread"]["anchor"]["outputIndex"] == 0
+    reference = call(lab, "jupyter_create_comment", {"anchor": {"kind": "source-range", "cellId": "b", "selection": {
+        "start": {"line": 0, "column": 0}, "end": {"line": 0, "column": 1}}}, "message": "and this"})
+    assert reference["thread"]["anchor"]["cellId"] == "b" and reference["thread"]["anchor"]["selectedText"] == "z"
+    refused = [
+        ({"cellId": "a", "anchor": {"kind": "cell", "cellId": "b"}}, "anchor.cellId"),
+        ({"cellId": "a", "anchor": {"kind": "cell"}, "text": "x"}, "anchor"),
+        ({"cellId": "a", "text": "x", "outputIndex": 0}, "outputIndex"),
+        ({"cellId": "a", "text": "x" * (limits.MAX_SELECTED_TEXT_BYTES + 1)}, "text"),
+        ({}, "cellId"),
+    ]
+    for arguments, field in refused:
+        error = call(lab, "jupyter_create_comment", {**arguments, "message": "m"})
+        assert error["error"] == "INVALID_ARGUMENT" and error["field"] == field, arguments
+    assert call(lab, "jupyter_list_comments", {})["counts"]["totalThreads"] == 4
