@@ -86,7 +86,7 @@ class LabPage:
             self._page = page
             await self._set_tools([])
             await page.goto(self.url, wait_until="commit")
-            log(f"lab opened at {self.url}")
+            log(f"lab opened at {self.url.split('#')[0]}")  # the fragment holds the run's secret: never logged
 
     async def _launch(self) -> None:
         options: dict[str, Any] = {"executable_path": self.chromium, "headless": self.headless,

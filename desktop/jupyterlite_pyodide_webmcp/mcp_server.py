@@ -84,9 +84,9 @@ def mcp_tool(page_tool: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
     return tool
 
 
-def refusal(message: str, hint: str, code: str = "BRIDGE_UNAVAILABLE") -> dict[str, Any]:
+def refusal(message: str, hint: str, code: str = "BRIDGE_UNAVAILABLE", retryable: bool = True) -> dict[str, Any]:
     """A call not run, in the page's own error shape."""
-    payload = {"error": code, "message": message, "hint": hint, "retryable": True}
+    payload = {"error": code, "message": message, "hint": hint, "retryable": retryable}
     return {"content": [{"type": "text", "text": json.dumps(payload, separators=(",", ":"))}], "isError": True}
 
 
@@ -125,8 +125,8 @@ class PageTools:
             return refusal("The lab is still being built; this call was not run.",
                            "Call again in a few seconds.", "BRIDGE_STARTING")
         if self.unavailable or self.page is None:
-            return refusal(f"The lab could not be opened: {self.unavailable}.",
-                           "Tell the human; the MCP server's log says more.")
+            return refusal(f"The lab could not be opened: {self.unavailable.rstrip('.')}.",
+                           "Tell the human, who must fix this first; the MCP server's log says more.", retryable=False)
         try:  # the budget less the time a refusal takes to read the lab's status
             ready = await self.page.wait_for(name, max(deadline - loop.time() - STATUS_READ_S, 0.5))
         except Exception as error:  # noqa: BLE001 - the browser could not be started again

@@ -385,6 +385,11 @@ def test_another_local_program_cannot_use_the_folder(user, path, headers):
     assert refused.value.code == 403 and SECRET not in json.dumps(answer)
 
 
+def test_the_runs_secret_is_never_logged(user):
+    _, home, _ = user
+    assert "contents-token" not in (home / "server.log").read_text()
+
+
 def test_the_sites_own_tools_are_served_beside_the_built_in_ones(user):
     client, _, _ = user
     outcome = client.call("course_list_exercises", {"notebookPath": "week1.ipynb"})

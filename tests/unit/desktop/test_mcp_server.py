@@ -107,9 +107,10 @@ def test_a_call_while_the_site_builds_answers_within_the_budget():
 
 def test_a_lab_that_cannot_open_says_why():
     tools = PageTools(CATALOG)
-    tools.settle(unavailable="No Chromium-based browser was found")
+    tools.settle(unavailable="CHROME_PATH is '/nowhere', which is not a file: point it at the browser's executable.")
     refused = payload(asyncio.run(tools.call("jupyter_get_cells", {})))
-    assert refused["error"] == "BRIDGE_UNAVAILABLE" and "No Chromium-based browser" in refused["message"]
+    assert refused["error"] == "BRIDGE_UNAVAILABLE" and "is not a file" in refused["message"]
+    assert refused["retryable"] is False and ".." not in refused["message"]  # calling again cannot help
 
 
 class StandInPage:
