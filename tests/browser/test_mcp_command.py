@@ -317,7 +317,7 @@ def test_a_second_server_on_the_same_folder(installed, user):
 
 def test_the_site_it_built_stays_on_its_origin(user, browser, served):
     _, home, _ = user
-    site = home / "cache" / "sites" / "lab" / "site"
+    site = next((home / "cache" / "sites").glob("lab-*/site"))  # the site with the owner's tools
     origin = served(site)
     recorder = RequestRecorder(origin)
     page = browser.new_page()
