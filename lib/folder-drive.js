@@ -4,18 +4,32 @@
 import { PageConfig } from '@jupyterlab/coreutils';
 import { Drive, IDefaultDrive, ServerConnection } from '@jupyterlab/services';
 
-const TOKEN_FRAGMENT = 'contents-token';
-const TOKEN_KEY = 'jupyterlite-pyodide-webmcp:contents-token';
+const FRAGMENTS = ['contents-token', 'files-token'];
+const KEY = 'jupyterlite-pyodide-webmcp:';
 
-// The run's secret: from the link the command opened or printed (after "#", so no server log has it), kept
-// for reloads and new tabs of this origin, and taken out of the address bar.
-function contentsToken() {
-  const found = new URLSearchParams(location.hash.slice(1)).get(TOKEN_FRAGMENT);
-  if (found) {
-    localStorage.setItem(TOKEN_KEY, found);
+// The run's secrets: from the link the command opened or printed (after "#", so no server log has them),
+// kept for reloads and new tabs of this origin, and taken out of the address bar. The second one opens only
+// /files/ (the folder's files, raw), so the download URLs that carry it open nothing else.
+function runSecrets() {
+  const given = new URLSearchParams(location.hash.slice(1));
+  if (FRAGMENTS.every(name => given.get(name))) {
+    FRAGMENTS.forEach(name => localStorage.setItem(KEY + name, given.get(name)));
     history.replaceState(history.state, '', location.pathname + location.search);
   }
-  return localStorage.getItem(TOKEN_KEY) || '';
+  return FRAGMENTS.map(name => localStorage.getItem(KEY + name) || '');
+}
+
+class FolderDrive extends Drive {
+  constructor(filesToken, options) {
+    super(options);
+    this._filesToken = filesToken;
+  }
+
+  async getDownloadUrl(localPath) {
+    const url = new URL(await super.getDownloadUrl(localPath), location.href);
+    url.searchParams.set('token', this._filesToken);
+    return url.href;
+  }
 }
 
 const folderDrive = {
@@ -23,8 +37,12 @@ const folderDrive = {
   description: "The default drive on the desktop command's folder, read and written in place.",
   autoStart: true,
   provides: IDefaultDrive,
-  activate: () =>
-    new Drive({ serverSettings: ServerConnection.makeSettings({ token: contentsToken(), appendToken: false }) })
+  activate: () => {
+    const [token, filesToken] = runSecrets();
+    return new FolderDrive(filesToken, {
+      serverSettings: ServerConnection.makeSettings({ token, appendToken: false })
+    });
+  }
 };
 
 export const folderDrivePlugins = () =>

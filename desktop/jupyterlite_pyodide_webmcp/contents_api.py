@@ -6,6 +6,9 @@ contents handlers do, on the command's local server. A request is refused unless
 secret (`Authorization: token ...`, which JupyterLab's `Drive` sends), comes from the lab's own origin and
 names a path whose real location stays in the folder (SECURITY.md has the model).
 
+The folder's files are also served raw under /files/ (images a markdown cell shows, downloads), to
+requests carrying a second secret that opens nothing else, as a sandboxed document.
+
 A save that replaces a file changed on disk since the lab read it (the human or an agent answered
 JupyterLab's File Changed dialog with Overwrite) first keeps the disk's version beside it, as
 `name.on-disk.ipynb`: both versions survive.
@@ -15,6 +18,7 @@ import errno
 import hashlib
 import hmac
 import json
+import mimetypes
 import os
 import secrets
 import shutil
@@ -30,7 +34,9 @@ from jupyter_server.services.contents.handlers import validate_model
 from tornado.web import HTTPError
 
 API = "/api/contents"
+FILES = "/files/"
 TOKEN_FRAGMENT = "contents-token"  # the lab's URL carries the secret after "#", never sent to a server
+FILES_FRAGMENT = "files-token"  # ... and the one for /files/, which a download URL carries
 # The site's jupyter-lite.json, as served for a folder: the lab's default drive is the folder's.
 LAB_CONFIG = {"jupyter-config-data": {"webmcpContents": "folder",
                                       "disabledExtensions": ["@jupyterlite/services-extension:default-drive"]}}
@@ -96,6 +102,7 @@ class FolderAPI:
     def __init__(self, root: Path, *, secret: str | None = None, log: Callable[[str], None] = lambda _: None):
         self.root = Path(root).resolve()
         self.secret = secret or secrets.token_urlsafe(32)
+        self.files_secret = secrets.token_urlsafe(32)
         self.manager = FolderContents(root_dir=str(self.root))
         self.lock = threading.Lock()  # one request at a time: the manager is not thread-safe
         self.hosts: set[str] = set()
@@ -109,7 +116,7 @@ class FolderAPI:
         self.origins = {f"http://{host}" for host in self.hosts}
 
     def lab_fragment(self) -> str:
-        return f"#{TOKEN_FRAGMENT}={self.secret}"
+        return f"#{TOKEN_FRAGMENT}={self.secret}&{FILES_FRAGMENT}={self.files_secret}"
 
     def host_refusal(self, host: str | None) -> Answer | None:
         """Every request of the server, the site's files too, must name the server itself (DNS rebinding)."""
@@ -117,13 +124,17 @@ class FolderAPI:
             return error(403, f"Host {host!r} is not this server: it answers only to {sorted(self.hosts)}")
         return None
 
-    def refusal(self, headers: Callable[[str], str | None]) -> Answer | None:
-        """Why a Contents API request is refused, or None."""
+    def refusal(self, headers: Callable[[str], str | None], token: str | None = None) -> Answer | None:
+        """Why a Contents API request (or with `token`, the files secret of a /files/ request) is refused."""
         origin = headers("Origin")
         if origin is not None and origin not in self.origins:
             return error(403, f"requests from {origin} are refused: only the lab's own page may use this folder")
         if headers("Sec-Fetch-Site") not in (None, *SAME_SITE_FETCHES):
             return error(403, "requests from another site are refused: only the lab's own page may use this folder")
+        if token is not None:
+            if not hmac.compare_digest(token.encode(), self.files_secret.encode()):
+                return error(403, "this file needs the secret of this run's lab: open it from the lab")
+            return None
         scheme, _, token = (headers("Authorization") or "").partition(" ")
         if scheme.lower() != "token" or not hmac.compare_digest(token.encode(), self.secret.encode()):
             return error(403, "this folder's lab needs the secret of this run: open the lab from the link the "
@@ -151,6 +162,26 @@ class FolderAPI:
             if failure.errno in (errno.EACCES, errno.ENOENT):
                 return error(404, f"file or directory {path!r} does not exist")
             return error(500, f"{type(failure).__name__}: {failure.strerror or failure}")
+
+    def file(self, target: str, headers: Callable[[str], str | None]) -> tuple[int, bytes, dict[str, str]]:
+        """A GET under /files/: the file's bytes, as a sandboxed document (no script of it runs on this origin)."""
+        url = urlsplit(target)
+        query = {name: values[-1] for name, values in parse_qs(url.query).items()}
+        refused = self.refusal(headers, token=query.get("token", ""))
+        if refused is None:
+            path = unquote(url.path[len(FILES):]).strip("/")
+            with self.lock:
+                found = self.manager.stays_inside(path) and not self.manager.is_hidden(path)
+                target_path = Path(self.manager._get_os_path(path)) if found else None
+            if target_path is None or not target_path.is_file():
+                refused = error(404, f"file {path!r} does not exist")
+        if refused is not None:
+            return refused.status, refused.payload(), {"Content-Type": "application/json"}
+        kind = mimetypes.guess_type(target_path.name)[0] or "application/octet-stream"
+        sent = {"Content-Type": kind, "Content-Security-Policy": "sandbox", "X-Content-Type-Options": "nosniff"}
+        if query.get("download") == "1":
+            sent["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(target_path.name)}"
+        return 200, target_path.read_bytes(), sent
 
     def _route(self, method: str, path: str, query: dict[str, str], model: Any) -> Answer:
         head, _, checkpoint = path.partition("/checkpoints")

@@ -47,6 +47,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         if self._refused() or self._answered_by_folder():
             return
+        if self.folder is not None and self.path.startswith(self.prefix + "files/"):
+            status, payload, headers = self.folder.file(self.path[len(self.prefix) - 1:], self.headers.get)
+            return self._send(status, payload, headers)
         if self.folder is not None and self.path.split("?")[0] == self.prefix + "jupyter-lite.json":
             return self._send_site_config()
         super().do_GET()
@@ -88,7 +91,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def _send(self, status: int, payload: bytes, headers: dict) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        if "Content-Type" not in headers:
+            self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))
         for name, value in headers.items():
             self.send_header(name, value)

@@ -2,6 +2,7 @@
 folder's Jupyter Contents API beside it (the desktop command's server, in process), driven as the human
 and an agent use it. tests/browser/test_mcp_command.py runs the installed command on a folder."""
 
+import base64
 import json
 import threading
 
@@ -136,3 +137,17 @@ def test_the_kernel_reads_and_writes_the_folders_files(folder_lab, folder):
     assert "3,4" in json.dumps(ran)
     wait_until(lambda: (folder / "written.txt").is_file(), timeout=30, what="the kernel's file on disk")
     assert (folder / "written.txt").read_text() == "by the kernel"
+
+
+RED_SQUARE = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg=="
+
+
+def test_a_markdown_image_from_the_folder_shows(folder_lab, folder):
+    lab, _ = folder_lab
+    (folder / "red.png").write_bytes(base64.b64decode(RED_SQUARE))
+    markdown = {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "![a red square](red.png)"}
+    (folder / "pictures.ipynb").write_text(json.dumps(notebook([markdown])))
+    lab.call("jupyter_open_notebook", {"path": "pictures.ipynb"})
+    shown = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown img')]
+        .some(image => image.complete && image.naturalWidth === 4)"""
+    wait_until(lambda: lab.page.evaluate(shown), timeout=30, what="the folder's image in the markdown cell")

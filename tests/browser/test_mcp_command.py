@@ -387,7 +387,8 @@ def test_another_local_program_cannot_use_the_folder(user, path, headers):
 
 def test_the_runs_secret_is_never_logged(user):
     _, home, _ = user
-    assert "contents-token" not in (home / "server.log").read_text()
+    log = (home / "server.log").read_text()
+    assert "contents-token" not in log and "files-token" not in log
 
 
 def test_the_sites_own_tools_are_served_beside_the_built_in_ones(user):

@@ -118,3 +118,32 @@ def test_paths_that_leave_the_folder_or_are_hidden_do_not_exist(served, path):
     assert status >= 400
     assert (Path(folder).parent / "outside" / "private.txt").read_text() == "PRIVATE-CONTENT"
     assert (folder / ".env").read_text() == "TOKEN=1"
+
+
+def raw(url, headers=None):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {})) as answer:
+            return answer.status, answer.read(), answer.headers
+    except urllib.error.HTTPError as failure:
+        return failure.code, failure.read(), failure.headers
+
+
+def test_files_are_served_raw_to_the_files_secret_only_as_sandboxed_documents(served):
+    base, api, folder = served
+    (folder / "plot.png").write_bytes(b"\x89PNG fake")
+    (folder / "page.html").write_text("<script>steal()</script>")
+    status, body, headers = raw(f"{base}/files/plot.png?token={api.files_secret}")
+    assert status == 200 and body == b"\x89PNG fake" and headers["Content-Type"] == "image/png"
+    assert headers["Content-Security-Policy"] == "sandbox" and headers["X-Content-Type-Options"] == "nosniff"
+    status, _, headers = raw(f"{base}/files/page.html?token={api.files_secret}&download=1")
+    assert status == 200 and headers["Content-Security-Policy"] == "sandbox"
+    assert headers["Content-Disposition"].startswith("attachment;")
+    for refused in ("plot.png", f"plot.png?token={api.secret}", "plot.png?token=guessed"):
+        status, body, _ = raw(f"{base}/files/{refused}")
+        assert status == 403 and b"PNG" not in body
+    status, _, _ = raw(f"{base}/files/plot.png?token={api.files_secret}", {"Origin": "http://evil.example"})
+    assert status == 403
+    for hidden in ("out.txt", "out/private.txt", ".env", ".git/config", "../outside/private.txt"):
+        status, body, _ = raw(f"{base}/files/{hidden}?token={api.files_secret}")
+        assert status == 404 and b"PRIVATE-CONTENT" not in body and b"TOKEN=1" not in body
+    assert request(f"{base}/api/contents/plot.png", headers={"Authorization": f"token {api.files_secret}"})[0] == 403
