@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 8000
 CONTENTS_HELP = ("the folder the lab works on, read and written in place (default: an empty lab whose files "
                  "stay in the browser profile)")
+EARLIER_EDITS_READ_S = 20  # the lab's tools wait for this read; the browser's storage may not answer
 TOOLS_HELP = "wheels of your own site tools (docs/own-tools.md): served beside the built-in tools"
 LAB_PATH = "/lab/index.html"
 COMMAND = "jupyterlite-pyodide-webmcp"
@@ -83,8 +84,9 @@ async def keep_earlier_edits(page, folder: "FolderAPI", profile: Path | None) ->
     if profile is None or (profile / MARKER).is_file():
         return
     try:
-        written = keep_browser_edits(await page.evaluate(READ_BROWSER_STORAGE), folder.root)
-    except Exception as error:  # noqa: BLE001 - looked at again on the next start
+        stored = await asyncio.wait_for(page.evaluate(READ_BROWSER_STORAGE), EARLIER_EDITS_READ_S)
+        written = keep_browser_edits(stored, folder.root)
+    except Exception as error:  # noqa: BLE001 - looked at again on the next start (a TimeoutError too)
         log(f"could not read the browser profile's earlier edits ({error}); trying again on the next start")
         return
     for path in written:
@@ -176,9 +178,8 @@ def serve_folder(*, site: Path, prepare_site: Callable[[], Path], folder: "Folde
     http = bound_server(port, site, folder)
     prepare_site()
     url = lab_url(http, folder)
-    print(f"The lab: {url}\n(Open this link: the part after # lets this browser use "
-          f"{folder.root if folder else 'the files'}; Ctrl+C stops)" if folder else f"The lab: {url} (Ctrl+C stops)",
-          flush=True)
+    why = f"\n(Open this link: the part after # lets this browser use {folder.root}; " if folder else " ("
+    print(f"The lab: {url}{why}Ctrl+C stops)", flush=True)
     if open_browser:
         webbrowser.open(url)
     try:
@@ -207,20 +208,19 @@ def folder(text: str) -> Path:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog=COMMAND, description="JupyterLite with the WebMCP bridge.")
     commands = parser.add_subparsers(dest="command", required=True)
-    mcp = commands.add_parser("mcp", help="an MCP server on stdio: the lab's notebook tools for a desktop host")
-    mcp.add_argument("--contents", type=folder, metavar="DIR", help=CONTENTS_HELP)
-    mcp.add_argument("--tools", type=wheel_file, nargs="+", default=[], metavar="WHEEL", help=TOOLS_HELP)
-    mcp.add_argument("--port", type=int, default=DEFAULT_PORT, help="port of the site (another one when taken)")
+    lab = argparse.ArgumentParser(add_help=False)  # what both ways into the lab take
+    lab.add_argument("--contents", type=folder, metavar="DIR", help=CONTENTS_HELP)
+    lab.add_argument("--tools", type=wheel_file, nargs="+", default=[], metavar="WHEEL", help=TOOLS_HELP)
+    lab.add_argument("--port", type=int, default=DEFAULT_PORT, help="port of the site (another one when taken)")
+    mcp = commands.add_parser("mcp", parents=[lab],
+                              help="an MCP server on stdio: the lab's notebook tools for a desktop host")
     shown = mcp.add_mutually_exclusive_group()
     shown.add_argument("--headless", action="store_true", default=None, help="no browser window")
     shown.add_argument("--headed", dest="headless", action="store_false", help="a window even without a display")
     mcp.add_argument("--isolated", action="store_true",
                      help="a fresh in-memory browser profile (default: one kept per contents folder)")
-    serve = commands.add_parser("serve", help="the lab for your own browser, on 127.0.0.1 (its WebMCP tools reach "
-                                "a desktop host through a local relay)")
-    serve.add_argument("--contents", type=folder, metavar="DIR", help=CONTENTS_HELP)
-    serve.add_argument("--tools", type=wheel_file, nargs="+", default=[], metavar="WHEEL", help=TOOLS_HELP)
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port of the site (another one when taken)")
+    serve = commands.add_parser("serve", parents=[lab], help="the lab for your own browser, on 127.0.0.1 (its "
+                                "WebMCP tools reach a desktop host through a local relay)")
     serve.add_argument("--no-browser", dest="open_browser", action="store_false", help="only print the link")
     ship = commands.add_parser("ship-pyodide", help="make a lite folder ship Pyodide: a stock jupyter lite build "
                                "there then loads nothing from outside the site")

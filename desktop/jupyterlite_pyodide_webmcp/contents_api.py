@@ -20,6 +20,7 @@ import hmac
 import json
 import mimetypes
 import os
+import re
 import secrets
 import shutil
 import threading
@@ -41,6 +42,7 @@ FILES_FRAGMENT = "files-token"  # ... and the one for /files/, which a download 
 LAB_CONFIG = {"jupyter-config-data": {"webmcpContents": "folder",
                                       "disabledExtensions": ["@jupyterlite/services-extension:default-drive"]}}
 SAME_SITE_FETCHES = ("same-origin", "none")
+CHECKPOINTS = re.compile(r"(?P<path>.+)/checkpoints(?:/(?P<checkpoint>[\w-]+))?")
 
 
 def beside(path: Path, label: str) -> Path:
@@ -172,7 +174,7 @@ class FolderAPI:
             path = unquote(url.path[len(FILES):]).strip("/")
             with self.lock:
                 found = self.manager.stays_inside(path) and not self.manager.is_hidden(path)
-                target_path = Path(self.manager._get_os_path(path)) if found else None
+                target_path = self._os_path(path) if found else None
             if target_path is None or not target_path.is_file():
                 refused = error(404, f"file {path!r} does not exist")
         if refused is not None:
@@ -184,9 +186,9 @@ class FolderAPI:
         return 200, target_path.read_bytes(), sent
 
     def _route(self, method: str, path: str, query: dict[str, str], model: Any) -> Answer:
-        head, _, checkpoint = path.partition("/checkpoints")
-        if path.endswith("/checkpoints") or (checkpoint.startswith("/") and "/" not in checkpoint[1:]):
-            return self._checkpoints(method, head, checkpoint.strip("/"))
+        routed = CHECKPOINTS.fullmatch(path)  # as Jupyter Server routes it: a checkpoint id is [\w-]+
+        if routed:
+            return self._checkpoints(method, routed["path"], routed["checkpoint"] or "")
         self._refuse_outside(path)
         manager = self.manager
         if method == "GET":

@@ -15,8 +15,8 @@ from jupyterlite_core.addons.base import BaseAddon
 from jupyterlite_core.constants import JUPYTERLITE_JSON
 
 from .mcp_server import Catalog, mcp_tool
+from .sites import SETTINGS_ID
 
-SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
 MANIFEST = Path("extensions") / "jupyterlite-pyodide-webmcp" / "static" / "bridge" / "manifest.json"
 PROBE_TIMEOUT_S = 120
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from .stdio import log
 
 EXTENSION = "jupyterlite-pyodide-webmcp"
-BRIDGE_SETTINGS = "jupyterlite-pyodide-webmcp:bridge"
+SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"  # the bridge's settings, in a site's litePluginSettings
 BRIDGE_ASSETS = Path("static") / "bridge"
 SITE_BRIDGE_ASSETS = Path("extensions") / EXTENSION / BRIDGE_ASSETS
 RUNTIME = Path(__file__).with_name("pyodide")
@@ -130,7 +130,7 @@ def site_for(tools: Sequence[Path] = ()) -> Path:
         (lite / "pypi").mkdir()
         for wheel in tools:
             shutil.copy2(wheel, lite / "pypi" / wheel.name)
-        config["jupyter-config-data"]["litePluginSettings"][BRIDGE_SETTINGS] = {
+        config["jupyter-config-data"]["litePluginSettings"][SETTINGS_ID] = {
             "ownerTools": [f"pypi/{wheel.name}" for wheel in tools]}
     (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n")
     build_config = {"LiteBuildConfig": {"contents": [], "output_dir": str(site), "no_sourcemaps": True}}

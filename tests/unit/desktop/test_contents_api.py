@@ -75,6 +75,10 @@ def test_the_lab_lists_reads_and_saves_the_folder_in_place(served):
     assert status == 201 and checkpoint["id"]
     assert request(f"{base}/api/contents/renamed.ipynb", "DELETE", headers=lab(api))[0] == 204
     assert not (folder / "renamed.ipynb").exists()
+    (folder / "runs" / "checkpoints").mkdir(parents=True)  # a folder of that name is a folder, not a route
+    (folder / "runs" / "checkpoints" / "day1.ipynb").write_text((folder / "work.ipynb").read_text())
+    status, model = request(f"{base}/api/contents/runs/checkpoints/day1.ipynb", headers=lab(api))
+    assert status == 200 and model["path"] == "runs/checkpoints/day1.ipynb"
 
 
 def test_the_site_config_mounts_the_folder_drive(served):
