@@ -6,14 +6,13 @@ touches no JavaScript. The values crossing it (`CellRecord`, `CellList`, `Editor
 declared here too.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Literal, Optional, Protocol, Sequence
+from typing import Any, Callable, Literal, Optional, Protocol, Sequence, Union
 
+from .base.access_levels import Access, AccessDefaults
 from .base.hashing import revision, source_hash
 from .base.shapes import (
-    Action,
-    Actor,
     CellType,
     DiffKind,
     KernelInfo,
@@ -22,11 +21,8 @@ from .base.shapes import (
     ReviewedAction,
     SelectedOutput,
 )
-from .calls.dialog_views import Dialog
 from .lab.kernels import KernelLoss
 from .lab.snippet_outputs import SnippetLog, SnippetOutputs
-from .notebook.access import Access
-from .owner.site_settings import AccessDefaults
 
 Reply = Literal["ok", "error"]
 """The kernel's answer to an execution: ok, or anything else."""
@@ -188,7 +184,12 @@ class NotebookPort(NotebookReader, Protocol):
     def clear_outputs(self, index: int) -> None:
         """Remove a code cell's outputs and execution count."""
 
-    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None: ...
+    def cell_entry(self, cell_id: str) -> Any:
+        """The bridge's entry in the cell's metadata as JSON data: {} when it has none, None when there is no such
+        cell (a damaged entry comes back as it is stored)."""
+
+    def set_cell_entry(self, cell_id: str, entry: dict[str, Any]) -> None:
+        """Store the bridge's entry in the cell's metadata (its provenance trail: the human-edit baseline settles)."""
 
     def set_review_entry(self, entry: dict[str, Any]) -> None: ...
 
@@ -238,6 +239,26 @@ class ProposalsPort(Protocol):
         abort: AbortState,
     ) -> tuple[Outcome, Optional[str], str]:
         """Show a proposal and wait: (accepted|denied, reason, proposal id); raises ABORTED."""
+
+
+@dataclass
+class Dialog:
+    """One open dialog, read from the page."""
+
+    id: str
+    owner: Optional[str]  # the id of the call it belongs to; None for the human's
+    title: str
+    body: str
+    buttons: list[str]
+    shown: bool
+    input: Union[str, bool, None] = None  # the first field's value; never a password's
+    password: bool = False
+    answered: list[str] = field(default_factory=list)
+
+    @property
+    def error(self) -> bool:
+        """A dialog that only reports something (one button), such as "File Load Error"."""
+        return len(self.buttons) <= 1
 
 
 class DialogsPort(Protocol):

@@ -4,12 +4,12 @@ import pytest
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.base.errors import ErrorCode, ToolError
 from pyodide_webmcp.calls.dialog_views import (
-    Dialog,
     choose_button,
     choose_dialog,
     dialog_view,
 )
 from pyodide_webmcp.kit.testing import dialog
+from pyodide_webmcp.port import Dialog
 
 
 def test_dialog_views_are_bounded_and_the_humans_say_nothing():

@@ -1,7 +1,7 @@
 """notebook/file_notebook.py: a notebook read from its file, as the live model would hold it."""
 
+from pyodide_webmcp.base.access_levels import AccessDefaults
 from pyodide_webmcp.notebook.file_notebook import FileNotebook
-from pyodide_webmcp.owner.site_settings import AccessDefaults
 
 
 def test_a_notebook_with_cell_ids_is_read_from_its_file_as_the_live_model_holds_it():

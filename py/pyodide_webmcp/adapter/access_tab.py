@@ -5,7 +5,7 @@ from typing import Any, Optional
 
 from js import document
 
-from ..notebook.access import ACCESS_LEVELS, Access, is_access
+from ..base.access_levels import ACCESS_LEVELS, Access, is_access
 from .dom import Listeners, element, tab_body
 from .lab import Lab
 

@@ -9,9 +9,9 @@ from typing import Any, Callable, Optional
 
 from pyodide.ffi import create_proxy
 
+from ..base.clock import iso_now
 from ..base.errors import ToolError
 from ..base.positions import editor_position, editor_range, offset_of
-from ..notebook.provenance import iso_now
 from ..notebook.resolve import anchored_cell, review_store
 from ..review.threads import (
     DETACHED_STATES,

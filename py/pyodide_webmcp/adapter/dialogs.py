@@ -16,7 +16,7 @@ from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.text import one_line
 from ..calls.budget import CallTable, dialog_scope
-from ..calls.dialog_views import Dialog
+from ..port import Dialog
 from .ffi import js_value
 
 PRESS_WAIT_MS = 1_000

@@ -7,7 +7,7 @@ from pyodide.ffi import create_once_callable, create_proxy
 
 from ..base import limits
 from ..calls.budget import CallTable
-from ..notebook.provenance import human_changes
+from ..notebook.provenance import human_changes, record_history
 from .notebook import NotebookHandle
 from .services import NotebookServices
 
@@ -62,7 +62,7 @@ class HumanEditRecorder:
         cells = handle.cells()
         changes = human_changes(self._baselines.get(key), ((c.id, c.source_hash) for c in cells))
         for cell_id, action in changes:
-            handle.record_history(cell_id, "human", action)
+            record_history(handle, cell_id, "human", action)
         self._baselines.reset(key, {c.id: c.source_hash for c in cells})
         if any(action == "inserted" for _, action in changes):
             handle.refresh_markers()  # a pasted cell may carry access metadata

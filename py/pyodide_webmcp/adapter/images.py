@@ -7,7 +7,7 @@ from js import URL, Blob, Image, OffscreenCanvas, createImageBitmap
 from pyodide.ffi import to_js
 
 from ..base import limits
-from ..notebook.outputs import looks_base64
+from ..base.mime import looks_base64
 from .ffi import to_js_object
 
 # (type, quality) tried in order until the image fits the byte budget; then the size shrinks.

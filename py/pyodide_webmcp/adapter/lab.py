@@ -3,18 +3,17 @@
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..base import limits
+from ..base.access_levels import Access, AccessDefaults
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import SelectedOutput
 from ..calls.budget import CallTable
 from ..lab.snippet_outputs import SnippetLog
 from ..notebook.access import (
     METADATA_KEY,
-    Access,
     notebook_access,
     with_cell_access,
     with_notebook_access,
 )
-from ..owner.site_settings import AccessDefaults
 from .command_registry import LabCommands
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines

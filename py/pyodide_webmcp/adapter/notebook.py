@@ -7,23 +7,21 @@ from js import setTimeout
 from pyodide.ffi import create_once_callable, jsnull
 
 from ..base import limits
+from ..base.access_levels import ACCESS_LEVELS, Access
 from ..base.errors import ErrorCode, ToolError
 from ..base.hashing import source_hash
-from ..base.shapes import Action, Actor, CellType, KernelInfo
+from ..base.shapes import CellType, KernelInfo
 from ..base.text import one_line
 from ..calls.budget import current_call
 from ..lab.kernels import kernel_status
 from ..lab.snippet_outputs import SnippetOutputs
 from ..notebook.access import (
-    ACCESS_LEVELS,
     METADATA_KEY,
-    Access,
     cell_access,
     notebook_access,
     with_cell_access,
     with_notebook_access,
 )
-from ..notebook.provenance import add_history, iso_now
 from ..port import (
     CellList,
     CellRecord,
@@ -89,18 +87,16 @@ class NotebookHandle:
     def _shared_cell(self, cell_id: str) -> Any:
         return next((c for c in self._shared_cells() if str(c.id) == cell_id), None)
 
-    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None:
-        """Append to the cell's provenance trail; an agent entry also settles the human-edit baseline."""
+    def cell_entry(self, cell_id: str) -> Any:
         cell = self._shared_cell(cell_id)
-        if cell is None:
-            return
-        stored = stored_metadata(cell)
-        entry = stored.get(METADATA_KEY, {})
-        if not isinstance(entry, dict):
-            return  # a damaged entry hides the cell; rewriting it would reveal the cell
-        entry["history"] = add_history(entry.get("history"), actor, action, iso_now(), tool)
-        cell.setMetadata(METADATA_KEY, to_js_data(entry))
-        self._services.edit_baselines.settle(str(self._panel.id), cell_id, source_hash(str(cell.getSource())))
+        return None if cell is None else stored_metadata(cell).get(METADATA_KEY, {})
+
+    def set_cell_entry(self, cell_id: str, entry: dict[str, Any]) -> None:
+        """Store the entry; the provenance it holds also settles the human-edit baseline."""
+        cell = self._shared_cell(cell_id)
+        if cell is not None:
+            cell.setMetadata(METADATA_KEY, to_js_data(entry))
+            self._services.edit_baselines.settle(str(self._panel.id), cell_id, source_hash(str(cell.getSource())))
 
     def set_cell_access(self, index: int, access: Access) -> None:
         cell = self._shared_cells()[index]

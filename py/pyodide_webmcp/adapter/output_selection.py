@@ -6,9 +6,9 @@ from js import clearTimeout, document, setTimeout, window
 from pyodide.ffi import create_proxy
 
 from ..base import limits
+from ..base.clock import iso_now
 from ..base.shapes import SelectedOutput
 from ..base.text import clamp_utf8
-from ..notebook.provenance import iso_now
 from ..review.threads import output_fingerprint
 from .ffi import js_value
 from .notebook import NotebookHandle

@@ -6,8 +6,9 @@ They work with no agent connected; the tabs live in `access_tab`, `comments_tab`
 import asyncio
 from typing import Any
 
+from ..base.access_levels import Access
 from ..base.shapes import OPT_IN_REVIEWS, OptInReview
-from ..notebook.access import Access, next_access
+from ..notebook.access import next_access
 from ..owner.site_settings import Settings
 from .access_tab import ACCESS_LABELS, AccessTab
 from .comments_tab import CommentsTab

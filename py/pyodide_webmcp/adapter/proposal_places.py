@@ -5,8 +5,8 @@ from typing import Any, Callable
 from js import setTimeout
 from pyodide.ffi import create_once_callable, create_proxy
 
+from ..base.access_levels import AccessDefaults
 from ..notebook.access import cell_access
-from ..owner.site_settings import AccessDefaults
 from ..port import NOTEBOOK_END
 from .ffi import stored_metadata
 

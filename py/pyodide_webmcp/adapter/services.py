@@ -8,7 +8,7 @@ do not import each other.
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..owner.site_settings import AccessDefaults
+from ..base.access_levels import AccessDefaults
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines
 

@@ -37,7 +37,8 @@ from ..base.fields import (
     ToolField,
 )
 from ..base.text import one_line
-from .dialog_views import Dialog, DialogView, dialog_view
+from ..port import Dialog
+from .dialog_views import DialogView, dialog_view
 
 if TYPE_CHECKING:
     from ..port import NotebookPort

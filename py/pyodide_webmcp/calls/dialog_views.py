@@ -6,7 +6,6 @@ learns only that one is open, nothing of its text (it may name a hidden
 notebook), and cannot press it.
 """
 
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Optional, Union
 
 from pydantic import Field
@@ -17,26 +16,7 @@ from ..base.errors import ErrorCode, ToolError
 from ..base.fields import BodyField, IdField
 from ..base.shapes import Actor
 from ..base.text import clamp_chars, clamp_utf8, one_line
-
-
-@dataclass
-class Dialog:
-    """One open dialog, read from the page."""
-
-    id: str
-    owner: Optional[str]  # the id of the call it belongs to; None for the human's
-    title: str
-    body: str
-    buttons: list[str]
-    shown: bool
-    input: Union[str, bool, None] = None  # the first field's value; never a password's
-    password: bool = False
-    answered: list[str] = field(default_factory=list)
-
-    @property
-    def error(self) -> bool:
-        """A dialog that only reports something (one button), such as "File Load Error"."""
-        return len(self.buttons) <= 1
+from ..port import Dialog
 
 
 class DialogView(TypedDict):

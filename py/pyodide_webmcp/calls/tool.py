@@ -22,8 +22,8 @@ from typing import (
 from typing_extensions import Unpack
 
 from ..base import limits
+from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError, error_payload
-from ..notebook.provenance import iso_now
 from ..port import AbortState, LabPort, NotebookPort
 from .budget import (
     Answered,

@@ -16,17 +16,16 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional, Union
 
-from pyodide_webmcp.base.shapes import Action, Actor, KernelInfo, KernelStatus
-from pyodide_webmcp.calls.dialog_views import Dialog
+from pyodide_webmcp.base.access_levels import Access, AccessDefaults
+from pyodide_webmcp.base.shapes import KernelInfo, KernelStatus
 from pyodide_webmcp.calls.tool import CallContext, Tool
 from pyodide_webmcp.lab.snippet_outputs import SnippetLog, SnippetOutputs
-from pyodide_webmcp.notebook.access import Access, cell_access, notebook_access
-from pyodide_webmcp.notebook.provenance import add_history
-from pyodide_webmcp.owner.site_settings import AccessDefaults
+from pyodide_webmcp.notebook.access import cell_access, notebook_access
 from pyodide_webmcp.port import (
     CellList,
     CellRecord,
     CommandInfo,
+    Dialog,
     EditorState,
     SaveOutcome,
 )
@@ -176,11 +175,12 @@ class MemoryNotebook:
     def clear_outputs(self, index: int) -> None:
         self.data[index].update(outputs=[], execution_count=None)
 
-    def record_history(self, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None:
-        target = next(c for c in self.data if c["id"] == cell_id)
-        entry = dict(target["metadata"].get("jupyterlite_webmcp") or {})
-        entry["history"] = add_history(entry.get("history"), actor, action, "2026-01-01T00:00:00.000Z", tool)
-        target["metadata"]["jupyterlite_webmcp"] = entry
+    def cell_entry(self, cell_id: str) -> Any:
+        target = next((c for c in self.data if c["id"] == cell_id), None)
+        return None if target is None else target["metadata"].get("jupyterlite_webmcp", {})
+
+    def set_cell_entry(self, cell_id: str, entry: dict[str, Any]) -> None:
+        next(c for c in self.data if c["id"] == cell_id)["metadata"]["jupyterlite_webmcp"] = entry
 
     def review_entry(self) -> Any:
         return self.notebook_metadata.get("jupyterlite_webmcp_review")

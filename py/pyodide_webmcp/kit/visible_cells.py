@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ..notebook.access import Access
+from ..base.access_levels import Access
 from ..notebook.resolve import read_notebook
 from ..notebook.source_edits import CellResult, SourceEdit, write_sources, written
 from .call_context import CallContext, served

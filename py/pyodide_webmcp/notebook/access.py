@@ -8,28 +8,18 @@ the stricter wins. Absent means the owner's default (write unless the settings
 say otherwise); anything unreadable means none.
 """
 
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
-from typing_extensions import TypeIs
-
+from ..base.access_levels import ACCESS_LEVELS, Access, is_access
 from ..base.errors import ErrorCode, ToolError
 
 METADATA_KEY = "jupyterlite_webmcp"
 CELL_FIELD = "access"
 NOTEBOOK_FIELD = "notebookAccess"
 LEGACY_NOTEBOOK_FIELD = "access"
-VisibleAccess = Literal["write", "read"]
-"""What the agent may do with a cell or notebook it can see."""
-Access = Literal[VisibleAccess, "none"]
-"""The owner's choice, from the most the agent may do to the least (none: hidden from it)."""
-ACCESS_LEVELS: tuple[Access, ...] = get_args(Access)
 Intent = Literal["read", "view", "write"]  # view: read, in an open notebook
 
 _ABSENT = object()
-
-
-def is_access(value: object) -> TypeIs[Access]:
-    return value in ACCESS_LEVELS
 
 
 def _entry(metadata: Any) -> Any:

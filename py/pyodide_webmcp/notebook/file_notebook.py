@@ -8,12 +8,12 @@ them, so output fingerprints agree whether a notebook is open or not.
 
 from typing import Any, Optional
 
+from ..base.access_levels import Access, AccessDefaults
+from ..base.mime import joined
 from ..base.text import json_object
-from ..owner.site_settings import AccessDefaults
 from ..port import CellList, CellRecord, EditorState
 from ..review.threads import REVIEW_KEY
-from .access import Access, cell_access, notebook_access
-from .outputs import joined
+from .access import cell_access, notebook_access
 
 
 def _live_output(output: Any) -> Any:

@@ -1,14 +1,15 @@
 """Provenance: a bounded, coalescing trail of who last changed or ran each cell."""
 
-from datetime import datetime, timezone
 from typing import Annotated, Any, Iterable, Optional, get_args
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from ..base import limits
+from ..base.clock import iso_now, parse_iso
 from ..base.fields import ToolField
 from ..base.shapes import Action, Actor
+from ..port import NotebookPort
 from .access import METADATA_KEY
 
 ACTORS, ACTIONS = get_args(Actor), get_args(Action)
@@ -48,17 +49,6 @@ def history_of(metadata: Any) -> list[HistoryEntry]:
     return clean[-limits.MAX_CELL_HISTORY_ENTRIES :]
 
 
-def _parse(stamp: str) -> Optional[datetime]:
-    try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
-def iso_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def add_history(history: Any, actor: Actor, action: Action, at: str, tool: Optional[str] = None) -> list[Any]:
     """The stored history with one entry added; the same actor and action within the coalesce window
     refresh the last entry. Other stored entries are kept as they are, the oldest going past the bound."""
@@ -68,11 +58,20 @@ def add_history(history: Any, actor: Actor, action: Action, at: str, tool: Optio
     kept = list(history) if isinstance(history, list) else []
     last = _clean(kept[-1]) if kept else None
     if last is not None and last["actor"] == actor and last["action"] == action:
-        previous, current = _parse(last["at"]), _parse(at)
+        previous, current = parse_iso(last["at"]), parse_iso(at)
         if previous is not None and current is not None:
             if abs((current - previous).total_seconds()) * 1000 <= limits.HISTORY_COALESCE_WINDOW_MS:
                 kept.pop()
     return [*kept, entry][-limits.MAX_CELL_HISTORY_ENTRIES :]
+
+
+def record_history(notebook: NotebookPort, cell_id: str, actor: Actor, action: Action, tool: Optional[str] = None) -> None:
+    """Add to the cell's provenance trail. A cell that is gone is left alone, and so is a damaged entry (it hides the
+    cell; rewriting it would reveal the cell)."""
+    entry = notebook.cell_entry(cell_id)
+    if entry is None or not isinstance(entry, dict):
+        return
+    notebook.set_cell_entry(cell_id, {**entry, "history": add_history(entry.get("history"), actor, action, iso_now(), tool)})
 
 
 class LastEdit(TypedDict, total=False):

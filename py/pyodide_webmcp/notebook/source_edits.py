@@ -28,6 +28,7 @@ from ..calls.tool import CallContext
 from ..port import NotebookPort
 from .guarded_write import Plan, check_source, reviewed_write
 from .propose import diff_lines
+from .provenance import record_history
 from .resolve import find_cell, info_of
 from .same_origin import require_same_origin
 from .views import cell_ref, cell_snapshot
@@ -113,7 +114,7 @@ def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
 
             notebook.transact(change)
             for edit in edits:
-                notebook.record_history(edit.cell_id, "agent", "edited", ctx.tool)
+                record_history(notebook, edit.cell_id, "agent", "edited", ctx.tool)
             return result(notebook, [edit.cell_id for edit in edits])
 
         def preview() -> list[tuple[DiffKind, str]]:

@@ -4,6 +4,7 @@ from typing import Any, Optional, Sequence
 
 from ..base import limits
 from ..base.hashing import read_hash
+from ..base.mime import joined
 from ..base.paths import base_name
 from ..base.positions import editor_position, offset_of
 from ..base.shapes import (
@@ -17,7 +18,7 @@ from ..base.shapes import (
 from ..base.text import clamp_utf8, to_json
 from ..port import CellRecord, EditorState, cell_list
 from .access import METADATA_KEY
-from .outputs import joined, serialize_outputs
+from .outputs import serialize_outputs
 from .provenance import add_last_edit
 
 

@@ -9,16 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..base import limits
+from ..base.access_levels import Access, AccessDefaults, is_access
 from ..base.shapes import OPT_IN_REVIEWS, OptInReview
-from ..notebook.access import Access, is_access
-
-
-@dataclass(frozen=True)
-class AccessDefaults:
-    """Access of notebooks and cells that carry none in their metadata."""
-
-    notebook: Access = "write"
-    cell: Access = "write"
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,10 @@ from ..base.fields import (
 )
 from ..base.hashing import sha256_hex, stable_hash, utf16_units
 from ..base.memo import JsonMemo
+from ..base.mime import is_text_like, media_size
 from ..base.positions import from_utf16, position_of, strict_offset, to_utf16
 from ..base.shapes import Actor, Position, ReviewCounts
 from ..base.text import clamp_chars, clamp_utf8, json_object, json_size
-from ..notebook.outputs import is_text_like, media_size
 
 # Every read of a thread re-checks its output anchor: a long output is hashed once, then only compared.
 output_fingerprint = JsonMemo(hashing.output_fingerprint)

@@ -16,6 +16,7 @@ from ..calls.tool import CallContext, tool
 from ..notebook.arguments import CellId, CellSource, ExpectedSourceHash, NotebookPath
 from ..notebook.guarded_write import Plan, check_source, reviewed_write
 from ..notebook.propose import diff_lines
+from ..notebook.provenance import record_history
 from ..notebook.resolve import CHANGE_ERRORS, WRITE_ERRORS, find_cell, info_of
 from ..notebook.source_edits import STALE_SOURCE, check_written_source
 from ..notebook.views import cell_ref
@@ -79,7 +80,7 @@ async def replace_in_cell(args: ReplaceArguments, ctx: CallContext) -> EditResul
 
         def apply() -> EditResult:
             notebook.set_source(index, source)
-            notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
+            record_history(notebook, args.cellId, "agent", "edited", ctx.tool)
             return changed(notebook, args.cellId)
 
         return Plan(args.cellId, "The agent proposes this change:", lambda: diff_lines(record.source, source), apply)
@@ -113,7 +114,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
 
         def apply() -> EditResult:
             notebook.move_cell(index, target - 1 if target > index else target)
-            notebook.record_history(args.cellId, "agent", "edited", ctx.tool)
+            record_history(notebook, args.cellId, "agent", "edited", ctx.tool)
             return changed(notebook, args.cellId)
 
         lines = records[index].source.split("\n")[:5]

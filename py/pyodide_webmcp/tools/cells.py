@@ -7,6 +7,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from ..base import limits
+from ..base.access_levels import VisibleAccess
 from ..base.errors import ErrorCode, ToolError
 from ..base.fields import (
     CellIdField,
@@ -15,15 +16,14 @@ from ..base.fields import (
     PositionIndexField,
     TruncatedField,
 )
+from ..base.mime import joined
 from ..base.shapes import CellSnapshot, NotebookField
 from ..base.text import json_object
 from ..calls.envelope import WithImages
 from ..calls.paging import RangePage, fit_listing, range_page
 from ..calls.schema import Arguments
 from ..calls.tool import CallContext, tool
-from ..notebook.access import VisibleAccess
 from ..notebook.arguments import NotebookPath
-from ..notebook.outputs import joined
 from ..notebook.provenance import HistoryEntry, history_of
 from ..notebook.resolve import READ_ERRORS, find_cell, info_of, read_notebook
 from ..notebook.views import cell_snapshot

@@ -28,6 +28,7 @@ from ..notebook.arguments import (
     OverwriteUnread,
 )
 from ..notebook.guarded_write import Plan, check_source, reviewed_write
+from ..notebook.provenance import record_history
 from ..notebook.resolve import (
     CHANGE_ERRORS,
     WRITE_ERRORS,
@@ -122,7 +123,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
         def apply() -> Union[CellResult, CellsResult]:
             ids = notebook.insert_cells(index, new)
             for cell_id in ids:
-                notebook.record_history(cell_id, "agent", "inserted", ctx.tool)
+                record_history(notebook, cell_id, "agent", "inserted", ctx.tool)
             if args.activate:
                 notebook.activate_cell(index, render_markdown=bool(new[0][1]))
             return written(notebook, ids[0]) if args.cells is None else written_refs(notebook, ids)

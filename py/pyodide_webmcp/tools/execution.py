@@ -29,6 +29,7 @@ from ..lab.kernels import KERNEL_LOSSES, KernelLoss, match_kernel, no_kernel
 from ..notebook.access import notebook_not_found
 from ..notebook.arguments import NotebookPath
 from ..notebook.guarded_write import Plan, reviewed_write
+from ..notebook.provenance import record_history
 from ..notebook.resolve import (
     WRITE_ERRORS,
     active_cell,
@@ -176,7 +177,7 @@ async def _run_one(notebook: NotebookPort, target: Target, ctx: CallContext) -> 
     index, record = _locate(notebook, target)
     if record is None:  # deleted or hidden while it ran: reported like a vanished target
         return _skipped(-1, target.reported_id, GONE)
-    notebook.record_history(record.id, "agent", "ran", ctx.tool)
+    record_history(notebook, record.id, "agent", "ran", ctx.tool)
     cell = notebook.cell_json(index)
     outputs = list(cell.get("outputs") or [])
     result: CellRunResult = {

@@ -8,6 +8,7 @@ from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import Annotated, NotRequired, TypedDict
 
 from ..base import limits
+from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError
 from ..base.fields import (
     HiddenCellCountField,
@@ -23,7 +24,6 @@ from ..calls.schema import Arguments, SelectionArgument, require_max_bytes, text
 from ..calls.tool import CallContext, tool
 from ..notebook.access import Intent, guard_cell
 from ..notebook.arguments import CellId, NotebookPath, Offset, SourceText, ThreadId
-from ..notebook.provenance import iso_now
 from ..notebook.resolve import (
     READ_ERRORS,
     WRITE_ERRORS,

@@ -6,6 +6,7 @@ from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from ..base import limits
+from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError
 from ..base.fields import (
     EnameField,
@@ -21,7 +22,6 @@ from ..lab.kernels import KERNEL_LOSSES, KernelLoss, no_kernel
 from ..lab.snippet_outputs import SnippetOutputs, SnippetStatus
 from ..notebook.arguments import NotebookPath
 from ..notebook.outputs import serialize_outputs
-from ..notebook.provenance import iso_now
 from ..notebook.resolve import WRITE_ERRORS, resolve_notebook
 from ..notebook.runs import add_error_details, error_details, summarize_outputs
 
