@@ -63,7 +63,7 @@ def build_labextension(*, plain_start: bool) -> None:
     staging = BUILD / "bridge-wheels"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    catalog, early = bridge_catalog()
+    catalog, prelisted = bridge_catalog()
     sources = [*download_wasm_wheels(BRIDGE_SOURCE / "wasm-requirements.txt"), build_bridge_wheel(staging, catalog)]
     wheels = precompile("wheel", sources)
     for wheel in wheels:
@@ -76,7 +76,7 @@ def build_labextension(*, plain_start: bool) -> None:
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
     manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
                 "wheels": sorted(wheel.name for wheel in wheels),
-                "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"), "files": FILES_PACK, "early": early}
+                "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"), "files": FILES_PACK, "prelisted": prelisted}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     # Packed after the snapshot (made from the wheels): a restore writes back only what it does not hold imported.
     pack_files(wheels, BRIDGE_ASSETS / FILES_PACK, skip=frozenset(add_snapshot(BRIDGE_ASSETS, maker)))

@@ -40,15 +40,15 @@ def build_bridge_wheel(destination: Path, catalog: dict) -> Path:
 
 
 def bridge_catalog() -> tuple[dict, dict]:
-    """The tools' catalog, read off the bridge's source by this (CPython) interpreter, and the early
-    descriptors the page lists from it (see py/pyodide_webmcp/early.py)."""
+    """The tools' catalog, read off the bridge's source by this (CPython) interpreter, and the
+    descriptors the page lists from it before Python starts (see py/pyodide_webmcp/calls/prelisted.py)."""
     sys.path.insert(0, str(BRIDGE_SOURCE))
     try:
-        from pyodide_webmcp.calls.catalog import catalog_of, early_copy, to_data
+        from pyodide_webmcp.calls.catalog import catalog_of, prelisted_copy, to_data
         from pyodide_webmcp.tools import BUILT_IN
 
         catalog = catalog_of(BUILT_IN)
-        return to_data(catalog), early_copy(catalog)
+        return to_data(catalog), prelisted_copy(catalog)
     finally:
         sys.path.remove(str(BRIDGE_SOURCE))
 

@@ -55,8 +55,8 @@ import { Widget } from '@lumino/widgets';
  */
 
 /**
- * The tools listed from the build's copy of their descriptors before Python started (early.js).
- * @typedef {object} EarlyTools
+ * The tools listed from the build's copy of their descriptors before Python started (prelisted.js).
+ * @typedef {object} PrelistedTools
  * @property {string} digest the digest of the descriptors listed
  * @property {Record<string, AbortController>} controllers each listed tool's registration, by name
  * @property {object[]} siteTools the descriptors of the site's own tools among them (listed by the site build)
@@ -82,7 +82,7 @@ import { Widget } from '@lumino/widgets';
  * @property {BootPath} boot
  * @property {HostClasses} classes
  * @property {Readers} readers
- * @property {EarlyTools | null} early null when the manifest has no early descriptors
+ * @property {PrelistedTools | null} prelisted null when the manifest has no prelisted descriptors
  */
 
 /** @type {HostClasses} */

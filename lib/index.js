@@ -11,7 +11,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
-import { registerEarly } from './early.js';
+import { registerPrelisted } from './prelisted.js';
 import { frameNote } from './embedding.js';
 import { folderDrivePlugins } from './folder-drive.js';
 import { classes, pageLinks, readers } from './handoff.js';
@@ -118,7 +118,7 @@ function startEarly() {
 
 // The interpreter starts before the plugin activates, beside the lab's own start (its files download
 // while the settings load). The tools are listed as soon as the manifest and the settings are in
-// (early.js); their calls wait for Python, which starts serving once the lab is restored.
+// (prelisted.js); their calls wait for Python, which starts serving once the lab is restored.
 async function boot(handoff, begun, settingsLoaded) {
   const settings = await settingsLoaded;
   if (settings && settings.composite.enabled === false) {
@@ -129,19 +129,19 @@ async function boot(handoff, begun, settingsLoaded) {
     begun = begun.then(({ site, beginAgain }) => ({ site, start: beginAgain(), beginAgain }));
   }
   const { site, start } = await begun;
-  const early = handoff.modelContext ? registerEarly(handoff.modelContext, site.manifest, settings) : null;
+  const prelisted = handoff.modelContext ? registerPrelisted(handoff.modelContext, site.manifest, settings) : null;
   try {
     const { bridge, path, fallback } = await start.finish();
     performance.mark('webmcp:stage:imported');
     await handoff.app.restored;
     /** @type {import('./handoff.js').Host} */
-    const host = { ...handoff, settings, boot: { path, fallback }, classes, readers, early: early && early.handoff };
+    const host = { ...handoff, settings, boot: { path, fallback }, classes, readers, prelisted: prelisted && prelisted.handoff };
     await bridge.start(host);
   } catch (error) {
-    early && early.failed();
+    prelisted && prelisted.failed();
     throw error;
   }
-  early && early.started();
+  prelisted && prelisted.started();
 }
 
 const startedEarly = startEarly();

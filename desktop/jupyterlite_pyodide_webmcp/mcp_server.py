@@ -38,9 +38,9 @@ class Catalog:
         if not path.is_file():
             return cls()
         manifest = json.loads(path.read_text())
-        early, site = manifest["early"], manifest.get("siteTools") or {}
-        tools = {tool["name"]: tool for tool in [*early["tools"], *site.get("tools", [])]}
-        return cls(tools, early["budgetMs"] / 1000, early["starting"])
+        prelisted, site = manifest["prelisted"], manifest.get("siteTools") or {}
+        tools = {tool["name"]: tool for tool in [*prelisted["tools"], *site.get("tools", [])]}
+        return cls(tools, prelisted["budgetMs"] / 1000, prelisted["starting"])
 
     def default_tools(self) -> list[dict[str, Any]]:
         """The tools every page lists before its Python starts (not the opt-in ones)."""

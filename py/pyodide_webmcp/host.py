@@ -73,7 +73,7 @@ class Readers(Protocol):
         """The indexes of the selected or active cells of a Notebook widget (a JS array of numbers)."""
 
 
-class EarlyTools(Protocol):
+class PrelistedTools(Protocol):
     """The tools the host listed from the build's copy of their descriptors before Python started."""
 
     digest: str
@@ -84,7 +84,7 @@ class EarlyTools(Protocol):
     """The descriptors of the site's own tools among them, as the site build listed them (a JS array)."""
 
     def serve(self, name: str, handler: Callable[..., Any]) -> None:
-        """Hand the calls of the early-listed tool `name` to `handler` (the tool's execute)."""
+        """Hand the calls of the prelisted tool `name` to `handler` (the tool's execute)."""
 
 
 class Host(Protocol):
@@ -111,8 +111,8 @@ class Host(Protocol):
     boot: BootPath
     classes: HostClasses
     readers: Readers
-    early: EarlyTools | None
-    """None when the build's manifest has no early descriptors (a build without a snapshot)."""
+    prelisted: PrelistedTools | None
+    """None when the build's manifest has no prelisted descriptors (a build without a snapshot)."""
 
     def setStatus(self, state: Literal["booting", "ready", "off", "unavailable"], text: str) -> None:
         """Show the bridge's state in its status item (and leave a `webmcp:<state>` User Timing mark)."""

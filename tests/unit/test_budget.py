@@ -5,13 +5,8 @@ import asyncio
 import pytest
 from pyodide_webmcp.base import limits
 from pyodide_webmcp.base.errors import ErrorCode, ToolError
-from pyodide_webmcp.calls.budget import (
-    CallTable,
-    current_call,
-    dialog_scope,
-    pending_result,
-    wait_for,
-)
+from pyodide_webmcp.calls.budget import CallTable, wait_for
+from pyodide_webmcp.calls.pending import pending_result
 from pyodide_webmcp.kit.testing import dialog
 
 from tests.unit.aio import run
@@ -89,28 +84,6 @@ def test_a_running_call_is_always_kept():
         assert table.get(running.id) is running and table.pending() == [running]
         release.set()
         await running.task
-
-    run(scenario())
-
-
-def test_a_dialog_in_scope_belongs_to_the_call_and_wakes_its_waiter():
-    async def scenario():
-        table = CallTable()
-        opened = asyncio.Event()
-
-        async def work():
-            assert current_call() is not None
-            with dialog_scope() as call:
-                assert table.in_dialog_scope() == [call]
-                call.attention.set()  # what the dialog watcher does when a dialog opens
-                await opened.wait()
-            assert table.in_dialog_scope() == []
-            return {"content": []}
-
-        call = table.start("jupyter_save_notebook", work, "t")
-        assert await wait_for(call, 5) is False  # woken by the dialog, not settled
-        opened.set()
-        assert await wait_for(call, 5) is True
 
     run(scenario())
 

@@ -1,4 +1,4 @@
-"""calls/catalog.py and calls/early.py: the tools by name, and what the page knows of every tool before the tool's code is
+"""calls/catalog.py and calls/prelisted.py: the tools by name, and what the page knows of every tool before the tool's code is
 imported."""
 
 import json
@@ -10,8 +10,8 @@ from pathlib import Path
 from pyodide_webmcp.calls.catalog import (
     Toolbox,
     catalog_of,
-    early_copy,
     load_catalog,
+    prelisted_copy,
     to_data,
 )
 from pyodide_webmcp.tools import BUILT_IN
@@ -26,16 +26,16 @@ def test_the_catalog_lists_every_tool_its_module_exports():
         tool = BUILT_IN.get(entry.name)
         assert entry.descriptor == tool.descriptor() and entry.setting == tool.setting and entry.hints == tool.hints
         assert entry.module == tool.module and entry.module.startswith("pyodide_webmcp.tools.")
-    early = early_copy(catalog)
-    assert early["digest"] == catalog.digest
-    assert [tool.pop("setting") for tool in early["tools"]] == [tool.setting for tool in BUILT_IN]
-    assert [tool.pop("hints") for tool in early["tools"]] == [tool.hints for tool in BUILT_IN]
-    assert early["tools"] == [json.loads(json.dumps(tool.descriptor())) for tool in BUILT_IN]
+    prelisted = prelisted_copy(catalog)
+    assert prelisted["digest"] == catalog.digest
+    assert [tool.pop("setting") for tool in prelisted["tools"]] == [tool.setting for tool in BUILT_IN]
+    assert [tool.pop("hints") for tool in prelisted["tools"]] == [tool.hints for tool in BUILT_IN]
+    assert prelisted["tools"] == [json.loads(json.dumps(tool.descriptor())) for tool in BUILT_IN]
 
 
 def test_the_manifest_gives_every_tool_both_hints_the_browser_registers_as_booleans():
     """readOnlyHint and untrustedContentHint, false ones too: a client may read a missing hint as unknown."""
-    for listed in early_copy(catalog_of(BUILT_IN))["tools"]:
+    for listed in prelisted_copy(catalog_of(BUILT_IN))["tools"]:
         annotations = listed["annotations"]
         assert {"readOnlyHint", "untrustedContentHint"} <= set(annotations), listed["name"]
         assert all(type(value) is bool for value in annotations.values()), listed["name"]
@@ -87,14 +87,14 @@ print(json.dumps([tool.name, loaded]))
 
 
 def test_calls_made_before_python_starts_are_refused_with_structured_errors():
-    early = early_copy(catalog_of(BUILT_IN))
+    prelisted = prelisted_copy(catalog_of(BUILT_IN))
     for key, code, retryable in (("starting", "BRIDGE_STARTING", True), ("unavailable", "BRIDGE_UNAVAILABLE", False)):
-        refusal = early[key]
+        refusal = prelisted[key]
         assert refusal["isError"] is True and set(refusal) == {"content", "isError"}
         payload = json.loads(refusal["content"][0]["text"])
         assert payload["error"] == code and payload["retryable"] is retryable
         assert "not run" in payload["message"] and payload["hint"]
-    assert early["budgetMs"] == 20_000
+    assert prelisted["budgetMs"] == 20_000
 
 
 def test_a_toolbox_refuses_a_name_taken_and_finds_what_a_module_exports():

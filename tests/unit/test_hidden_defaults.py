@@ -7,7 +7,7 @@ import json
 import re
 
 from pyodide_webmcp.calls.budget import CallTable
-from pyodide_webmcp.calls.tool import CallContext
+from pyodide_webmcp.calls.current import CallContext
 from pyodide_webmcp.kit import testing
 from pyodide_webmcp.kit.testing import (
     MemoryLab,

@@ -30,7 +30,7 @@ def python_declarations() -> dict[str, set[str]]:
 def test_both_sides_declare_the_same_types_with_the_same_keys():
     python = python_declarations()
     assert python["Host"] == {"app", "tracker", "docManager", "fileBrowser", "palette", "modelContext", "setStatus",
-                              "page", "cellExecutor", "settings", "boot", "classes", "readers", "early"}
+                              "page", "cellExecutor", "settings", "boot", "classes", "readers", "prelisted"}
     assert js_declarations() == python
 
 

@@ -1,9 +1,10 @@
-"""The package's layers, as its folders show them: the basics (base/) below the feature packages (calls/,
-notebook/, lab/, review/, owner/) and the declared boundaries (port, host); the kit (the site owner's
-contract), the tools and the adapter on top. No import runs back up or in a circle (imports under
-TYPE_CHECKING and inside functions included: they are imports all the same), tool modules never import each
-other, the adapter reaches the kit only through its public face, only the adapter touches JavaScript, and no
-file name repeats.
+"""The package's layers, as its folders show them, in one fixed order from the bottom: the basics (base/), the
+lab's own facts (lab/), the declared boundaries (port, host), review threads (review/), a tool call (calls/),
+notebooks as agents see them (notebook/), the owner's configuration (owner/), the built-in tools (tools/), the
+site owner's kit (kit/) and the adapter on top. A module imports only its own layer and those below (imports
+under TYPE_CHECKING and inside functions included: they are imports all the same); no import runs in a circle,
+tool modules never import each other, the adapter reaches the kit only through its public face, only the adapter
+touches JavaScript, and no file name repeats.
 """
 
 import ast
@@ -61,28 +62,17 @@ def test_the_import_reader_sees_relative_absolute_and_nested_imports():
     assert "pyodide_webmcp.adapter" in {module for _, module in imported_modules(PACKAGE / "__init__.py")}  # in start()
 
 
-FEATURES = ("base", "calls", "notebook", "lab", "review", "owner")
-"""The feature packages, each one concept of the bridge, below the kit, the tools and the adapter."""
-BOUNDARIES = ("port", "host")
-"""The declared boundaries: what the tools may ask of the lab, and what the page hands Python."""
+LAYERS = (("base",), ("lab",), ("port", "host"), ("review",), ("calls",), ("notebook",), ("owner",), ("tools",),
+          ("kit",), ("adapter",), ("root",))
+"""Every layer, from the bottom; a layer of two modules (the port and the host) is one floor of the house."""
+FLOOR = {name: floor for floor, names in enumerate(LAYERS) for name in names}
 
 
 def layer(module: str) -> str:
-    """A module's layer: its package under pyodide_webmcp (base, calls, ..., kit, tools, adapter), a boundary
-    module's own name, or "root" for the package's __init__ (start)."""
+    """A module's layer: its package under pyodide_webmcp (base, lab, ..., adapter), a boundary module's own name,
+    or "root" for the package's __init__ (start)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "root"
-
-
-MAY_IMPORT = {
-    "base": {"base"},
-    **{name: {*FEATURES, *BOUNDARIES} for name in (*FEATURES[1:], *BOUNDARIES)},
-    "kit": {*FEATURES, *BOUNDARIES, "kit"},
-    "tools": {*FEATURES, *BOUNDARIES, "kit"},
-    "adapter": {*FEATURES, *BOUNDARIES, "kit", "adapter"},
-    "root": {*FEATURES, "tools", "adapter"},
-}
-"""The layers each layer may import: none runs back up; only the adapter touches the page (and `js`)."""
 
 
 def edges():
@@ -96,16 +86,27 @@ def edges():
 def test_the_package_root_holds_a_handful_of_modules():
     root = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert root == ["__init__.py", "host.py", "port.py"]
-    assert {path.name for path in PACKAGE.iterdir() if path.is_dir() and path.name != "__pycache__"} == {
-        *FEATURES, "kit", "tools", "adapter"}
+    folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    assert folders == {name for names in LAYERS for name in names} - {"port", "host", "root"}
+
+
+def against_the_layers(imports) -> list[str]:
+    """The (module, line, imported module) that import a higher floor, or another module of their own floor."""
+    return [f"{name}:{line} imports {target}" for name, line, target in imports
+            if FLOOR[layer(target)] > FLOOR[layer(name)]
+            or (layer(name) != layer(target) and FLOOR[layer(name)] == FLOOR[layer(target)])]
 
 
 def test_every_import_follows_the_layers():
-    """The one exception: the kit's in-memory lab runs the built-in tools by name."""
-    wrong = [f"{name}:{line} imports {target}" for name, line, target in edges()
-             if layer(target) not in MAY_IMPORT[layer(name)]
-             and (name, target) != ("pyodide_webmcp.kit.testing", "pyodide_webmcp.tools")]
-    assert wrong == []
+    assert against_the_layers(edges()) == []
+
+
+def test_the_layer_rule_refuses_an_upward_import_and_one_across_a_floor():
+    imports = [("pyodide_webmcp.port", 1, "pyodide_webmcp.notebook.access"),
+               ("pyodide_webmcp.port", 2, "pyodide_webmcp.host"),
+               ("pyodide_webmcp.notebook.views", 3, "pyodide_webmcp.calls.tool")]
+    assert against_the_layers(imports) == ["pyodide_webmcp.port:1 imports pyodide_webmcp.notebook.access",
+                                           "pyodide_webmcp.port:2 imports pyodide_webmcp.host"]
 
 
 def test_tool_modules_never_import_each_other_or_the_page():

@@ -6,7 +6,8 @@ import re
 import pyodide_webmcp
 import pytest
 from jsonschema import Draft202012Validator
-from pyodide_webmcp.calls.tool import HINT_DEFAULTS, PROPOSE_MODE, NeverAborted
+from pyodide_webmcp.calls.current import NeverAborted
+from pyodide_webmcp.calls.tool import HINT_DEFAULTS, PROPOSE_MODE
 from pyodide_webmcp.kit.testing import call, call_result
 from pyodide_webmcp.tools import BUILT_IN
 

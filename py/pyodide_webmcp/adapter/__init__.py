@@ -9,14 +9,14 @@ from typing import Any, Callable
 from js import JSON, Object, performance
 from pyodide.ffi import create_proxy, to_js
 
-from ..base.errors import ErrorCode, ToolError, error_payload
 from ..base.text import to_json
 from ..calls.budget import CallTable
 from ..calls.catalog import Catalog, Entry, Toolbox
-from ..calls.envelope import failure, wire
-from ..calls.tool import CallContext, NeverAborted
+from ..calls.current import CallContext, NeverAborted
+from ..calls.dispatch import dispatch
+from ..calls.envelope import wire
+from ..calls.installing import Installing
 from ..host import BootPath, Host
-from ..owner.listed_early import ListedEarly
 from ..owner.site_settings import Settings
 from .ffi import js_value, to_python
 from .lab import Lab
@@ -82,7 +82,7 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
             context = CallContext(lab, abort, calls=calls, budget_ms=settings.current.call_budget_ms)
             started = performance.now()
             try:
-                envelope = await _call(toolbox, listed_early, name, raw, context)
+                envelope = await dispatch(toolbox, name, _arguments(raw), context, installing)
             finally:
                 _time_call(name, started)
             # Through JSON so None becomes null (to_js would make it undefined).
@@ -96,10 +96,11 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
         described.execute = execute_for(entry.name)
         return described
 
-    early = js_value(host.early)
-    listed_early = ListedEarly(to_python(early.siteTools) if early is not None and settings.current.owner_tools else [])
+    prelisted = js_value(host.prelisted)
+    site_tools = to_python(prelisted.siteTools) if prelisted is not None and settings.current.owner_tools else []
+    installing = Installing(site_tools)
     registrations = Registrations(host.modelContext, catalog, descriptor)
-    registrations.adopt(early, execute_for, listed_early.names)
+    registrations.adopt(prelisted, execute_for, installing.names)
     await asyncio.sleep(0)
     notes: list[str] = []  # what the site's own tools add to the status
 
@@ -118,28 +119,8 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     if settings.current.owner_tools:  # installed once the built-in tools serve: their start is not delayed
         from .owner_install import serve_site_tools
 
-        asyncio.ensure_future(serve_site_tools(host, toolbox, registrations, settings, notes, follow, listed_early))
+        asyncio.ensure_future(serve_site_tools(host, toolbox, registrations, settings, notes, follow, installing))
     return registrations.count
-
-
-
-async def _call(toolbox: Toolbox, listed_early: ListedEarly, name: str, raw: Any,
-                context: CallContext) -> dict[str, Any]:
-    """The tool's call; its module is imported on its first call, and a site tool listed early is waited for
-    (never an exception reaching the agent)."""
-    try:
-        if name in listed_early.names:
-            await listed_early.installed(name, context.budget_ms / 1000)
-            tool = toolbox.get(name)
-            if tool is None:
-                raise listed_early.not_installed(name)
-        else:
-            tool = toolbox.get(name)
-    except Exception as error:
-        return failure(error_payload(error))
-    if tool is None:
-        return failure(error_payload(ToolError(ErrorCode.INTERNAL_ERROR, f"No tool named {name} in this bridge.")))
-    return await tool.call(_arguments(raw), context)
 
 
 def _time_call(name: str, started: float) -> None:

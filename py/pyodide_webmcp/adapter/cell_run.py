@@ -12,7 +12,7 @@ from typing import Any, Literal
 from js import Object
 from pyodide.ffi import create_once_callable, create_proxy
 
-from ..calls.budget import current_call
+from ..calls.current import current_call
 from .ffi import js_value, to_js_object
 from .kernel_watch import RunCancelled
 from .services import NotebookServices

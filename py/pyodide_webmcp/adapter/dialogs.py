@@ -15,7 +15,8 @@ from pyodide.ffi import create_proxy
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.text import one_line
-from ..calls.budget import CallTable, dialog_scope
+from ..calls.budget import CallTable
+from ..calls.current import dialog_scope
 from ..port import Dialog
 from .ffi import js_value
 

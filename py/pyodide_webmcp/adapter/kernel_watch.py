@@ -11,7 +11,7 @@ from typing import Any, Awaitable, Literal, TypeVar, Union
 from pyodide.ffi import create_proxy
 
 from ..base import limits
-from ..calls.budget import current_call
+from ..calls.current import current_call
 from ..lab.kernels import STARTING, UP, KernelLoss, kernel_loss, kernel_status
 from .ffi import js_value
 

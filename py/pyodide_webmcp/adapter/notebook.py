@@ -12,7 +12,7 @@ from ..base.errors import ErrorCode, ToolError
 from ..base.hashing import source_hash
 from ..base.shapes import CellType, KernelInfo
 from ..base.text import one_line
-from ..calls.budget import current_call
+from ..calls.current import current_call
 from ..lab.kernels import kernel_status
 from ..lab.snippet_outputs import SnippetOutputs
 from ..notebook.access import (

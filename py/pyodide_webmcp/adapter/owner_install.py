@@ -5,8 +5,8 @@ import importlib
 from typing import Any, Awaitable, Callable
 
 from ..calls.catalog import Entry, Toolbox
+from ..calls.installing import Installing
 from ..host import Host
-from ..owner.listed_early import ListedEarly
 from ..owner.site_settings import Settings
 from ..owner.site_tools import load_tools, problem, status_note, wheel_url
 from .registrations import Registrations
@@ -19,20 +19,20 @@ the site's wheels are fetched and installed beside them."""
 
 async def serve_site_tools(host: Host, toolbox: Toolbox, registrations: Registrations, settings: SettingsWatcher,
                            notes: list[str], show: Callable[[Settings], Awaitable[None]],
-                           listed_early: ListedEarly) -> None:
+                           installing: Installing) -> None:
     """Install the site's tools and register them, saying so in the status (`notes`, shown by `show`); the
-    calls of those listed early wait until then."""
+    calls of those prelisted wait until then."""
     notes[:] = ["installing site tools"]
     await show(settings.current)
     await asyncio.sleep(FIRST_CALLS_ROOM_S)
     try:
         note = await install_owner_tools(host.page, toolbox, registrations, settings.current.owner_tools,
-                                         listed_early.descriptors)
+                                         installing.descriptors)
     except Exception as error:  # never leaves the built-in tools without a status
         note = problem("site tools", error)
     notes[:] = [note] if note else []
-    listed_early.finished(note)
-    registrations.withdraw_unserved(listed_early.names)
+    installing.finished(note)
+    registrations.withdraw_unserved(installing.names)
     await show(settings.current)
 
 

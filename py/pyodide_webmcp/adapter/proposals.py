@@ -7,7 +7,7 @@ from pyodide.ffi import create_proxy
 
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import DiffKind, OptInReview, Outcome, ReviewedAction
-from ..calls.budget import current_call
+from ..calls.current import current_call
 from ..notebook.propose import new_proposal_id
 from ..port import NOTEBOOK_END, AbortState, NotebookPort
 from .dom import element

@@ -23,21 +23,21 @@ class Registrations:
         self._descriptor = descriptor
         self._controllers: dict[str, Any] = {}
         self._added: list[Entry] = []  # the site's own tools, registered once installed
-        self._early_site: dict[str, Any] = {}  # the site's tools listed early, until their install: name -> controller
+        self._prelisted_site: dict[str, Any] = {}  # the site's prelisted tools, until their install: name -> controller
 
-    def adopt(self, early: Any, execute_for: Callable[[str], Any], site_tools: frozenset[str] = frozenset()) -> None:
+    def adopt(self, prelisted: Any, execute_for: Callable[[str], Any], site_tools: frozenset[str] = frozenset()) -> None:
         """Take over the tools the host registered from the build's copy of the descriptors (see
-        early.py): served from now on when they are this catalog's, or the site's own (`site_tools`, served
+        prelisted.py): served from now on when they are this catalog's, or the site's own (`site_tools`, served
         once installed), withdrawn otherwise."""
-        if early is None:
+        if prelisted is None:
             return
-        same = early.digest == self._catalog.digest
+        same = prelisted.digest == self._catalog.digest
         known = set(self._catalog.modules())
-        for name in Object.keys(early.controllers):
-            controller = getattr(early.controllers, name)
+        for name in Object.keys(prelisted.controllers):
+            controller = getattr(prelisted.controllers, name)
             if (same and name in known) or name in site_tools:
-                early.serve(name, execute_for(name))
-                (self._controllers if name in known else self._early_site)[name] = controller
+                prelisted.serve(name, execute_for(name))
+                (self._controllers if name in known else self._prelisted_site)[name] = controller
             else:
                 controller.abort()
 
@@ -57,12 +57,12 @@ class Registrations:
         return [outcome for outcome in outcomes if outcome]
 
     async def add(self, entries: list[Entry], listed: dict[str, Any]) -> list[str]:
-        """Register tools beyond the catalog's (the site's own), keeping those listed early as they were when
+        """Register tools beyond the catalog's (the site's own), keeping those prelisted as they were when
         the descriptor is the same (`listed`: name -> the descriptor listed); returns what failed, and why."""
         self._added.extend(entries)
         fresh = []
         for entry in entries:
-            controller = self._early_site.pop(entry.name, None)
+            controller = self._prelisted_site.pop(entry.name, None)
             if controller is not None and json.loads(to_json(entry.descriptor)) == listed.get(entry.name):
                 self._controllers[entry.name] = controller
             else:
@@ -73,9 +73,9 @@ class Registrations:
         return [outcome for outcome in outcomes if outcome]
 
     def withdraw_unserved(self, names: frozenset[str]) -> None:
-        """Unregister the tools listed early that the installed wheels did not give."""
-        for name in [name for name in self._early_site if name in names]:
-            self._early_site.pop(name).abort()
+        """Unregister the prelisted tools that the installed wheels did not give."""
+        for name in [name for name in self._prelisted_site if name in names]:
+            self._prelisted_site.pop(name).abort()
 
     async def _register(self, entry: Entry) -> str:
         controller = AbortController.new()

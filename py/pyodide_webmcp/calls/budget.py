@@ -6,8 +6,6 @@ dialog of that call opens. Nothing is cancelled by the budget.
 """
 
 import asyncio
-import contextlib
-import contextvars
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -16,10 +14,8 @@ from typing import (
     Annotated,
     Any,
     Callable,
-    Iterator,
     Literal,
     Optional,
-    Sequence,
 )
 
 from pydantic import Field
@@ -30,21 +26,16 @@ from ..base.errors import ErrorCode, ToolError
 from ..base.fields import (
     CellIdField,
     DialogIdField,
-    MessageField,
     PendingIdField,
     ProposalIdField,
     SinceField,
     ToolField,
 )
-from ..base.text import one_line
-from ..port import Dialog
-from .dialog_views import DialogView, dialog_view
 
 if TYPE_CHECKING:
     from ..port import NotebookPort
 
 DIALOG_GRACE_SECONDS = 0.5
-_current: contextvars.ContextVar[Optional["Call"]] = contextvars.ContextVar("webmcp_call", default=None)
 
 
 WaitingKind = Literal["kernel", "input", "human", "dialog", "work"]
@@ -64,6 +55,13 @@ class WaitingFor(TypedDict):
     renamedTo: NotRequired[Annotated[str, Field(description=(
         "The notebook's new path: it was renamed while the call ran (the run goes on); use it from now "
         "on."))]]
+
+
+class CallSummary(TypedDict):
+    pendingId: PendingIdField
+    tool: ToolField
+    since: SinceField
+    waitingFor: WaitingFor
 
 
 @dataclass
@@ -115,26 +113,8 @@ class Call:
                 del what["cellId"]
         return what
 
-    def summary(self) -> "CallSummary":
+    def summary(self) -> CallSummary:
         return {"pendingId": self.id, "tool": self.tool, "since": self.started_at, "waitingFor": self.waiting()}
-
-
-def current_call() -> Optional[Call]:
-    """The call whose task is running this code, if any."""
-    return _current.get()
-
-
-@contextlib.contextmanager
-def dialog_scope() -> Iterator[Optional[Call]]:
-    """Mark a wait on JupyterLab during which a dialog that opens belongs to the current call."""
-    call = _current.get()
-    if call is not None:
-        call.in_dialog_scope += 1
-    try:
-        yield call
-    finally:
-        if call is not None:
-            call.in_dialog_scope -= 1
 
 
 def unknown_call(pending_id: str) -> ToolError:
@@ -158,11 +138,9 @@ class CallTable:
     def start(self, tool: str, run: Callable[[], Any], started_at: str) -> Call:
         """Start `run()` (a coroutine returning the envelope) as the task of a new call."""
         call_id = f"call-{next(self._numbers)}"
-        context = contextvars.copy_context()
         placeholder: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
         call = Call(call_id, tool, self._clock(), started_at, placeholder)
-        context.run(_current.set, call)
-        call.task = context.run(asyncio.ensure_future, run())
+        call.task = asyncio.ensure_future(run())
         call.task.add_done_callback(lambda _: self._settle(call))
         self._calls[call_id] = call
         return call
@@ -220,96 +198,3 @@ async def wait_for(call: Call, seconds: float) -> bool:
     if not call.task.done():  # a dialog opened: an error dialog fails the call at once, so let it
         await asyncio.wait({call.task}, timeout=DIALOG_GRACE_SECONDS)
     return call.task.done()
-
-
-class CallSummary(TypedDict):
-    pendingId: PendingIdField
-    tool: ToolField
-    since: SinceField
-    waitingFor: WaitingFor
-
-
-class Answered(TypedDict):
-    dialogId: DialogIdField
-    button: Annotated[str, Field(description="The label of the button pressed.")]
-
-
-class PendingResult(TypedDict):
-    """A call not done within the budget: it goes on; jupyter_wait_for_result gets its result."""
-
-    status: Annotated[Literal["pending"], Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
-    pendingId: PendingIdField
-    tool: ToolField
-    since: SinceField
-    message: MessageField
-    waitingFor: WaitingFor
-    dialog: NotRequired[Annotated[DialogView, Field(description=(
-        "A JupyterLab dialog of this call waiting for an answer (jupyter_answer_dialog)."))]]
-    answered: NotRequired[Annotated[Answered, Field(description="The dialog and button this answer pressed.")]]
-
-
-def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Optional[Dialog]:
-    """The call's open dialog that needs attention first: a shown one, else the oldest queued."""
-    own = [d for d in dialogs if d.owner == call.id]
-    return next((d for d in own if d.shown), own[0] if own else None)
-
-
-def pending_result(
-    call: Call, budget_seconds: float, dialogs: Sequence[Dialog], answered: Optional[Answered] = None
-) -> PendingResult:
-    dialog = None if call.task.done() else dialog_of(call, dialogs)
-    waiting: WaitingFor = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else call.waiting()
-    result: PendingResult = {
-        "status": "pending",
-        "pendingId": call.id,
-        "tool": call.tool,
-        "since": call.started_at,
-        "message": pending_message(call, budget_seconds, None if dialog is None else dialog_view(dialog)),
-        "waitingFor": waiting,
-    }
-    if dialog is not None:
-        result["dialog"] = dialog_view(dialog)
-    if answered is not None:
-        result["answered"] = answered
-    return result
-
-
-def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogView]) -> str:
-    """What the agent should know and do about a call that has not settled yet."""
-    if dialog is not None:
-        if dialog.get("error"):
-            return (
-                f"JupyterLab reported an error in a dialog while {call.tool} ran, and the call probably failed. "
-                "Read the dialog, close it with jupyter_answer_dialog, then call jupyter_wait_for_result."
-            )
-        return (
-            f"{call.tool} waits for an answer to a JupyterLab dialog. Press one of its buttons with "
-            "jupyter_answer_dialog (or ask the human to); the call then goes on."
-        )
-    what = call.waiting()
-    kind = what["kind"]
-    cell = f"cell {what['cellId']}" if "cellId" in what else "a cell"
-    if kind == "kernel":
-        doing = f"The kernel is running {cell} ({what.get('done', 0)} of {what.get('total', 1)} done)"
-        advice = " The Pyodide kernel cannot stop running code; restart the kernel to stop it."
-    elif kind == "input":
-        doing = (
-            f"{cell.capitalize()} waits for the human to answer its input() prompt (the box under the cell; "
-            f"{what.get('done', 0)} of {what.get('total', 1)} cells done)"
-        )
-        advice = " Ask the human to answer it, or restart the kernel to stop the run."
-    elif kind == "human":
-        doing = "The human is reviewing the proposal (Propose mode); they may take as long as they like"
-        advice = ""
-    else:
-        doing = f"{call.tool} is still working"
-        advice = ""
-    if "renamedTo" in what:
-        doing = f"The notebook was renamed to {what['renamedTo']} while the call ran (use that path from now on). {doing}"
-        after = "; it continues in the background"
-    else:
-        after = f" after {budget_seconds:g} seconds; it continues in the background"
-    return one_line(
-        f"{doing}{after}. Call jupyter_wait_for_result with pendingId {call.id} to get its result.{advice}"
-    )

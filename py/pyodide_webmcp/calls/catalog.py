@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
-from .early import descriptors_digest, early_tools
+from .prelisted import descriptors_digest, prelisted_tools
 from .tool import Tool, tools_of
 
 
@@ -86,7 +86,7 @@ class Entry:
 @dataclass(frozen=True)
 class Catalog:
     entries: tuple[Entry, ...]
-    digest: str  # of the descriptors: the page keeps early registrations only under this one
+    digest: str  # of the descriptors: the page keeps the prelisted registrations only under this one
 
     def modules(self) -> dict[str, str]:
         return {entry.name: entry.module for entry in self.entries}
@@ -98,9 +98,9 @@ def catalog_of(toolbox: Toolbox) -> Catalog:
     return Catalog(entries, descriptors_digest(entry.descriptor for entry in entries))
 
 
-def early_copy(catalog: Catalog) -> dict[str, Any]:
-    """The manifest's early descriptors (early.py) of this catalog."""
-    return early_tools(((entry.descriptor, entry.setting, entry.hints) for entry in catalog.entries), catalog.digest)
+def prelisted_copy(catalog: Catalog) -> dict[str, Any]:
+    """The descriptors the manifest lists before Python starts (prelisted.py), of this catalog."""
+    return prelisted_tools(((entry.descriptor, entry.setting, entry.hints) for entry in catalog.entries), catalog.digest)
 
 
 def to_data(catalog: Catalog) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 its wire descriptor, its schemas and the call path within the budget."""
 
 import asyncio
-import contextvars
 import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,23 +18,12 @@ from typing import (
     get_type_hints,
 )
 
-from typing_extensions import Unpack
-
-from ..base import limits
 from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError, error_payload
-from ..port import AbortState, LabPort, NotebookPort
-from .budget import (
-    Answered,
-    Call,
-    CallTable,
-    PendingResult,
-    WaitingFor,
-    current_call,
-    pending_result,
-    wait_for,
-)
+from .budget import wait_for
+from .current import CURRENT_CALL, CallContext
 from .envelope import Delivered, WithImages, failure, success, with_images
+from .pending import PendingResult
 from .schema import (
     Arguments,
     CutResult,
@@ -45,44 +33,6 @@ from .schema import (
     parse_arguments,
     result_variants,
 )
-
-
-class NeverAborted:
-    """The abort state of a call made without an AbortSignal."""
-
-    @property
-    def aborted(self) -> bool:
-        return False
-
-    def on_abort(self, callback: Callable[[], None]) -> Callable[[], None]:
-        """Run `callback` when the call is aborted; returns a function that cancels that."""
-        return lambda: None
-
-
-@dataclass
-class CallContext:
-    """What a tool call gets besides its arguments: the lab, the abort state, the tool's own name,
-    and the calls in flight (None: no budget, every call runs to its end)."""
-
-    lab: LabPort
-    abort: AbortState = field(default_factory=NeverAborted)
-    tool: str = ""
-    calls: Optional[CallTable] = None
-    budget_ms: int = limits.CALL_BUDGET_MS
-    key: object = field(default_factory=object, repr=False)  # this call's own: the kit's context names it
-
-    def wait_on(self, notebook: Optional[NotebookPort] = None, **what: Unpack[WaitingFor]) -> None:
-        """Say what this call waits for now, and in which notebook; a pending result reports it."""
-        call = current_call()
-        if call is not None:
-            call.wait_on(notebook, **what)
-
-    def pending(self, call: Call, answered: Optional[Answered] = None) -> PendingResult:
-        return pending_result(call, self.budget_ms / 1000, self.lab.dialogs.open_dialogs(), answered)
-
-
-CURRENT_CALL: contextvars.ContextVar[CallContext] = contextvars.ContextVar("webmcp_call_context")
-"""The context of the tool call this code runs for (the kit's functions reach the lab through it)."""
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
 """A tool: `async def fn(args: SomeArguments, ctx) -> ResultType` (its arguments model is checked on every call)."""
@@ -155,6 +105,7 @@ class Tool:
         if context.calls is None or not self.budgeted:
             return await self._run(raw_arguments, context)
         call = context.calls.start(self.name, lambda: self._run(raw_arguments, context), iso_now())
+        context.call = call
         if await wait_for(call, context.budget_ms / 1000):
             return call.task.result()
         call.pending_returned = True

@@ -8,6 +8,7 @@ access rules, the sourceHash guard and Propose mode on the way.
 from typing import Any, Callable, Optional
 
 from ..base.errors import ErrorCode, ToolError
+from ..calls import current as calls_current
 from ..calls import tool as calls_tool
 
 
@@ -31,16 +32,16 @@ class CallContext:
         return "<the kit's CallContext>"
 
 
-def served(context: CallContext) -> calls_tool.CallContext:
+def served(context: CallContext) -> calls_current.CallContext:
     """The call `context` was made for, while it runs (the kit's functions are called inside it)."""
-    call = calls_tool.CURRENT_CALL.get(None)
+    call = calls_current.CURRENT_CALL.get(None)
     if call is None or context._key is not call.key:
         raise ToolError(ErrorCode.INTERNAL_ERROR, "The kit's functions work only during the call of the tool "
                         "whose context they are given.")
     return call
 
 
-def _narrow(call: calls_tool.CallContext) -> CallContext:
+def _narrow(call: calls_current.CallContext) -> CallContext:
     return CallContext(call.key)
 
 

@@ -18,7 +18,10 @@ from typing import Any, Callable, Optional, Union
 
 from pyodide_webmcp.base.access_levels import Access, AccessDefaults
 from pyodide_webmcp.base.shapes import KernelInfo, KernelStatus
-from pyodide_webmcp.calls.tool import CallContext, Tool
+from pyodide_webmcp.calls.catalog import Toolbox
+from pyodide_webmcp.calls.current import CallContext
+from pyodide_webmcp.calls.dispatch import dispatch
+from pyodide_webmcp.calls.tool import Tool
 from pyodide_webmcp.lab.snippet_outputs import SnippetLog, SnippetOutputs
 from pyodide_webmcp.notebook.access import cell_access, notebook_access
 from pyodide_webmcp.port import (
@@ -352,10 +355,14 @@ def run(coroutine: Any) -> Any:
 def call_result(lab: Any, tool: Union[Tool, str], arguments: Any, **context: Any) -> dict[str, Any]:
     """One call of a tool (yours, or a built-in one by name) on the lab, as the page gets it: the whole result
     (payload, error flag); `context` sets the call's context (abort, calls, budget_ms)."""
-    found = BUILT_IN.get(tool) if isinstance(tool, str) else tool
-    if found is None:
-        raise KeyError(f"no tool {tool}")
-    result: dict[str, Any] = run(found.call(arguments, CallContext(lab, **context)))
+    toolbox = BUILT_IN
+    if isinstance(tool, Tool):
+        toolbox = Toolbox()
+        toolbox.add([tool])
+    name = tool.name if isinstance(tool, Tool) else tool
+    if toolbox.get(name) is None:
+        raise KeyError(f"no tool {name}")
+    result: dict[str, Any] = run(dispatch(toolbox, name, arguments, CallContext(lab, **context)))
     return result
 
 

@@ -15,7 +15,7 @@ from ..base.errors import ErrorCode, ToolError
 from ..base.hashing import parse_read_hash, read_hash
 from ..base.shapes import DiffKind, ReviewedAction
 from ..base.text import clamp_chars, utf8_len
-from ..calls.tool import CallContext
+from ..calls.current import CallContext
 from ..port import CellRecord, NotebookPort
 from .propose import Denial, ask_human, denied
 from .resolve import resolve_notebook

@@ -10,7 +10,7 @@ from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import DiffKind, Outcome
 from ..base.text import clamp_utf8
-from ..calls.tool import CallContext
+from ..calls.current import CallContext
 from ..port import NotebookPort
 
 

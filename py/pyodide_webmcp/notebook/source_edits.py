@@ -23,8 +23,8 @@ from ..base.shapes import (
     Outcome,
     ProposalOutcome,
 )
+from ..calls.current import CallContext
 from ..calls.schema import require_max_bytes
-from ..calls.tool import CallContext
 from ..port import NotebookPort
 from .guarded_write import Plan, check_source, reviewed_write
 from .propose import diff_lines

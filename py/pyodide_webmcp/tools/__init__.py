@@ -6,7 +6,6 @@ Importing this package imports none of them: the page imports a tool's module on
 from ..calls.catalog import Toolbox
 
 MODULES = (
-    "calls",
     "cell_changes",
     "cells",
     "commands",
@@ -20,6 +19,7 @@ MODULES = (
     "selection",
     "snippets",
     "textfiles",
+    "waits",
 )
 
 

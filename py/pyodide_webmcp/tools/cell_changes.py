@@ -11,8 +11,9 @@ from typing_extensions import NotRequired
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import CellRef, NotebookField, Outcome, Placement, ProposalOutcome
+from ..calls.current import CallContext
 from ..calls.schema import Arguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.arguments import CellId, CellSource, ExpectedSourceHash, NotebookPath
 from ..notebook.guarded_write import Plan, check_source, reviewed_write
 from ..notebook.propose import diff_lines

@@ -19,10 +19,11 @@ from ..base.fields import (
 from ..base.mime import joined
 from ..base.shapes import CellSnapshot, NotebookField
 from ..base.text import json_object
+from ..calls.current import CallContext
 from ..calls.envelope import WithImages
 from ..calls.paging import RangePage, fit_listing, range_page
 from ..calls.schema import Arguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.arguments import NotebookPath
 from ..notebook.provenance import HistoryEntry, history_of
 from ..notebook.resolve import READ_ERRORS, find_cell, info_of, read_notebook

@@ -8,8 +8,9 @@ from typing_extensions import NotRequired, TypedDict
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.text import clamp_chars, clamp_utf8, json_size, one_line
+from ..calls.current import CallContext
 from ..calls.schema import Arguments, NoArguments, text_bound
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..lab.command_arguments import check_arguments
 
 

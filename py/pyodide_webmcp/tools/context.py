@@ -18,6 +18,7 @@ from ..base.shapes import (
     ReviewCounts,
 )
 from ..calls.budget import CallSummary
+from ..calls.current import CallContext
 from ..calls.dialog_views import DialogView, dialog_view
 from ..calls.schema import (
     Arguments,
@@ -26,7 +27,7 @@ from ..calls.schema import (
     SelectionArgument,
     require_max_bytes,
 )
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.arguments import CellId, NotebookPath, SourceText
 from ..notebook.resolve import (
     READ_ERRORS,

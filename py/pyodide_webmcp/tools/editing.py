@@ -18,8 +18,9 @@ from ..base.shapes import (
     ProposalOutcome,
     is_cell_type,
 )
+from ..calls.current import CallContext
 from ..calls.schema import Arguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.arguments import (
     CellId,
     CellSource,

@@ -23,8 +23,9 @@ from ..base.shapes import (
     NotebookField,
     ProposalOutcome,
 )
+from ..calls.current import CallContext
 from ..calls.schema import Arguments, list_bound
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..lab.kernels import KERNEL_LOSSES, KernelLoss, match_kernel, no_kernel
 from ..notebook.access import notebook_not_found
 from ..notebook.arguments import NotebookPath

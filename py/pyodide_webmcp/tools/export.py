@@ -12,8 +12,9 @@ from ..base.fields import (
     NotebookPathField,
     TruncatedField,
 )
+from ..calls.current import CallContext
 from ..calls.schema import Arguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.arguments import NotebookPath
 from ..notebook.markdown_export import export_markdown
 from ..notebook.resolve import READ_ERRORS, read_notebook

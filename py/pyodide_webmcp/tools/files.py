@@ -11,9 +11,10 @@ from ..base.errors import ErrorCode, ToolError
 from ..base.fields import DirtyField, NameField, OmittedCountField, TruncatedField
 from ..base.paths import NOTEBOOK_SUFFIX, join_path, normalize_path
 from ..base.shapes import KernelInfo, NotebookField
+from ..calls.current import CallContext
 from ..calls.paging import OffsetPage, offset_page
 from ..calls.schema import Arguments, require_max_bytes, text_bound
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..lab.kernels import match_kernel
 from ..notebook.arguments import NotebookPath, Offset
 from ..notebook.resolve import WRITE_ERRORS, info_of, resolve_notebook

@@ -19,9 +19,10 @@ from ..base.fields import (
 )
 from ..base.positions import editor_range, strict_offset
 from ..base.shapes import CellSnapshot, NotebookField, ReviewCounts
+from ..calls.current import CallContext
 from ..calls.paging import OffsetPage, fit_listing, offset_page
 from ..calls.schema import Arguments, SelectionArgument, require_max_bytes, text_bound
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.access import Intent, guard_cell
 from ..notebook.arguments import CellId, NotebookPath, Offset, SourceText, ThreadId
 from ..notebook.resolve import (

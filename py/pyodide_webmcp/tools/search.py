@@ -7,9 +7,10 @@ from pydantic import Field
 from ..base import limits
 from ..base.fields import HiddenCellCountField
 from ..base.shapes import NotebookField
+from ..calls.current import CallContext
 from ..calls.paging import OffsetPage, offset_page
 from ..calls.schema import Arguments, text_bound
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.arguments import NotebookPath, Offset
 from ..notebook.cell_search import Match, compile_query, find
 from ..notebook.resolve import READ_ERRORS, info_of, read_notebook

@@ -3,8 +3,9 @@
 from typing import Optional
 
 from ..base.shapes import OutputSelection
+from ..calls.current import CallContext
 from ..calls.schema import NoArguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..notebook.resolve import live_cell
 from ..review.threads import output_fingerprint
 

@@ -16,8 +16,9 @@ from ..base.fields import (
     TracebackField,
 )
 from ..base.shapes import OutputSnapshot
+from ..calls.current import CallContext
 from ..calls.schema import Arguments, require_max_bytes, text_bound
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..lab.kernels import KERNEL_LOSSES, KernelLoss, no_kernel
 from ..lab.snippet_outputs import SnippetOutputs, SnippetStatus
 from ..notebook.arguments import NotebookPath

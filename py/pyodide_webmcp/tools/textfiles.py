@@ -8,9 +8,10 @@ from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.fields import TruncatedField
 from ..base.paths import is_notebook_path, normalize_path
+from ..calls.current import CallContext
 from ..calls.paging import OffsetPage
 from ..calls.schema import Arguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 from ..lab.text_pages import is_binary, page_lines
 from ..notebook.access import notebook_access
 from ..notebook.arguments import Offset

@@ -13,7 +13,7 @@ from jupyterlite_pyodide_webmcp.mcp_server import (
     mcp_result,
     mcp_tool,
 )
-from pyodide_webmcp.calls.catalog import catalog_of, early_copy
+from pyodide_webmcp.calls.catalog import catalog_of, prelisted_copy
 from pyodide_webmcp.tools import BUILT_IN
 
 MCP_LIST_BUDGET = 25_000
@@ -69,8 +69,8 @@ def listed_by_the_server(catalog: Catalog) -> list[dict]:
 
 def built_catalog() -> Catalog:
     """The catalog of the bridge's build, as the MCP server reads it from the manifest."""
-    early = early_copy(catalog_of(BUILT_IN))
-    return Catalog({tool["name"]: tool for tool in early["tools"]}, early["budgetMs"] / 1000, early["starting"])
+    prelisted = prelisted_copy(catalog_of(BUILT_IN))
+    return Catalog({tool["name"]: tool for tool in prelisted["tools"]}, prelisted["budgetMs"] / 1000, prelisted["starting"])
 
 
 def test_the_built_catalogs_tools_list_states_both_hints_on_every_tool_within_its_budget():

@@ -29,7 +29,7 @@ def fresh(browser, site_url):
     assert recorder.foreign() == []
 
 
-def listed_early(lab: Lab) -> str:
+def listed_before_python(lab: Lab) -> str:
     """Open the lab and return the status shown when every default tool was first listed."""
     lab.page.goto(f"{lab.origin}/lab/index.html?path=demo.ipynb")
     lab.page.wait_for_function("() => document.modelContext", timeout=120_000)
@@ -40,14 +40,14 @@ def listed_early(lab: Lab) -> str:
 def edit_manifest(lab: Lab, change) -> None:
     def fulfil(route):
         manifest = route.fetch().json()
-        change(manifest["early"])
+        change(manifest["prelisted"])
         route.fulfill(json=manifest)
 
     lab.page.route("**/static/bridge/manifest.json", fulfil)
 
 
 def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
-    status = listed_early(fresh)
+    status = listed_before_python(fresh)
     assert status == "WebMCP: booting…"
     fresh.start_call("jupyter_get_context", {})
     context = fresh.finish_call()
@@ -60,8 +60,8 @@ def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
 
 def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_registered(fresh):
     # A budget too short for any start, and descriptors Python does not recognise as its own.
-    edit_manifest(fresh, lambda early: early.update(budgetMs=1, digest="another build"))
-    listed_early(fresh)
+    edit_manifest(fresh, lambda prelisted: prelisted.update(budgetMs=1, digest="another build"))
+    listed_before_python(fresh)
     fresh.start_call("jupyter_insert_cell", {"cellType": "markdown", "source": "never written"})
     refusal = fresh.finish_call()
     assert refusal["error"] == "BRIDGE_STARTING" and refusal["retryable"] is True, refusal
@@ -74,7 +74,7 @@ def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_r
 def test_when_python_cannot_start_early_calls_are_refused_and_the_tools_withdrawn(fresh):
     for files in ("snapshot.gz", "*.whl"):
         fresh.page.route(f"**/static/bridge/{files}*", lambda route: route.fulfill(status=404, body="gone"))
-    listed_early(fresh)
+    listed_before_python(fresh)
     fresh.start_call("jupyter_get_context", {})
     refusal = fresh.finish_call()
     assert refusal["error"] == "BRIDGE_UNAVAILABLE" and refusal["retryable"] is False, refusal

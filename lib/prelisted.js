@@ -1,5 +1,5 @@
 // Lists the tools as soon as the manifest arrives, from the build's copy of their descriptors
-// (made from the tools' catalog when the extension is built: py/pyodide_webmcp/early.py), while the
+// (made from the tools' catalog when the extension is built: py/pyodide_webmcp/calls/prelisted.py), while the
 // interpreter starts.
 // A call waits for Python, then Python serves it; past the default call budget it is refused,
 // not run (BRIDGE_STARTING), and if Python never starts it is refused too (BRIDGE_UNAVAILABLE).
@@ -8,13 +8,13 @@
 // their calls once it has installed the site's wheels.
 
 /**
- * Register the early descriptors the settings allow (a tool behind an opt-in switch only when the
+ * Register the prelisted descriptors the settings allow (a tool behind an opt-in switch only when the
  * switch is on). Returns the handoff Python adopts ({digest, controllers, serve}) and the host's
- * `started()` / `failed()`, or null when the manifest has no early descriptors.
+ * `started()` / `failed()`, or null when the manifest has no prelisted descriptors.
  */
-export function registerEarly(modelContext, manifest, settings) {
-  const early = manifest.early;
-  if (!early) {
+export function registerPrelisted(modelContext, manifest, settings) {
+  const prelisted = manifest.prelisted;
+  if (!prelisted) {
     return null;
   }
   const composite = (settings && settings.composite) || {};
@@ -24,25 +24,25 @@ export function registerEarly(modelContext, manifest, settings) {
   const controllers = {};
   const siteTools = (manifest.siteTools && manifest.siteTools.tools) || [];
   // `hints` (every hint, MCP's too) is for the MCP server; the browser gets the descriptor, WebMCP's hints in it.
-  for (const { setting, hints, ...descriptor } of [...early.tools, ...siteTools]) {
+  for (const { setting, hints, ...descriptor } of [...prelisted.tools, ...siteTools]) {
     if (setting && composite[setting] !== true) {
       continue;
     }
     const execute = async (input, client) => {
       let timer;
-      const budget = new Promise(resolve => (timer = setTimeout(() => resolve('starting'), early.budgetMs)));
+      const budget = new Promise(resolve => (timer = setTimeout(() => resolve('starting'), prelisted.budgetMs)));
       const state = await Promise.race([outcome, budget]);
       clearTimeout(timer);
       const handler = served.get(descriptor.name);
       if (state === 'started' && handler) {
         return handler(input, client);
       }
-      return state === 'failed' ? early.unavailable : early.starting;
+      return state === 'failed' ? prelisted.unavailable : prelisted.starting;
     };
     const controller = new AbortController();
     const refused = error => {
       delete controllers[descriptor.name];
-      console.warn(`WebMCP bridge: ${descriptor.name} could not be listed early`, error);
+      console.warn(`WebMCP bridge: ${descriptor.name} could not be prelisted`, error);
     };
     controllers[descriptor.name] = controller;
     try {
@@ -53,7 +53,7 @@ export function registerEarly(modelContext, manifest, settings) {
   }
   return {
     handoff: {
-      digest: early.digest,
+      digest: prelisted.digest,
       controllers,
       siteTools,
       serve: (name, handler) => served.set(name, handler)

@@ -7,9 +7,9 @@ from typing import Any
 from ..base.errors import ErrorCode, ToolError
 
 
-class ListedEarly:
-    """The descriptors listed early, by name (what WebMCP registered: without the build's `hints`), and whether their install has finished (with the status line's
-    note)."""
+class Installing:
+    """The descriptors listed before the install, by name (what WebMCP registered: without the build's `hints`),
+    and whether the install has finished (with the status line's note)."""
 
     def __init__(self, descriptors: list[dict[str, Any]]) -> None:
         self.descriptors = {descriptor["name"]: {key: value for key, value in descriptor.items() if key != "hints"}

@@ -29,8 +29,8 @@ def _refusal(code: ErrorCode, message: str) -> dict[str, Any]:
     return wire(failure(error_payload(ToolError(code, message))))
 
 
-def early_tools(tools: Iterable[tuple[dict[str, Any], Any, dict[str, bool]]], digest: str) -> dict[str, Any]:
-    """What the host needs to list the tools early: each (descriptor, opt-in setting, every hint), the digest
+def prelisted_tools(tools: Iterable[tuple[dict[str, Any], Any, dict[str, bool]]], digest: str) -> dict[str, Any]:
+    """What the host needs to list the tools before Python starts: each (descriptor, opt-in setting, every hint), the digest
     Python checks, how long a call waits for Python, and the two refusals. The host registers the descriptor
     alone; the hints are the MCP server's (desktop/), which reads this manifest."""
     return {

@@ -7,11 +7,13 @@ from typing_extensions import TypedDict
 
 from ..base import limits
 from ..base.errors import ErrorCode
-from ..calls.budget import Answered, unknown_call, wait_for
+from ..calls.budget import unknown_call, wait_for
+from ..calls.current import CallContext
 from ..calls.dialog_views import choose_button, choose_dialog
 from ..calls.envelope import Delivered, failure, success
+from ..calls.pending import Answered
 from ..calls.schema import Arguments
-from ..calls.tool import CallContext, tool
+from ..calls.tool import tool
 
 BUDGET_SECONDS = limits.CALL_BUDGET_MS / 1000
 

@@ -1,17 +1,17 @@
-"""owner/listed_early.py: a site tool listed before its wheel is installed waits for the install."""
+"""calls/installing.py: a site tool listed before its wheel is installed waits for the install."""
 
 import asyncio
 
 import pytest
 from pyodide_webmcp.base.errors import ErrorCode, ToolError
-from pyodide_webmcp.owner.listed_early import ListedEarly
+from pyodide_webmcp.calls.installing import Installing
 
 from tests.unit.aio import run
 
 
 def test_a_call_waits_for_the_install_and_is_refused_when_the_budget_passes_first():
     async def scenario():
-        listed = ListedEarly([{"name": "site_a"}, {"name": "site_b"}])
+        listed = Installing([{"name": "site_a"}, {"name": "site_b"}])
         assert listed.names == {"site_a", "site_b"}
         with pytest.raises(ToolError) as waited_too_long:
             await listed.installed("site_a", 0.01)

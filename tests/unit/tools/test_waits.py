@@ -1,9 +1,9 @@
-"""tools/calls.py: a call that outlasts its budget answers pending; jupyter_wait_for_result collects it."""
+"""tools/waits.py: a call that outlasts its budget answers pending; jupyter_wait_for_result collects it."""
 
 import json
 
 from pyodide_webmcp.calls.budget import CallTable
-from pyodide_webmcp.calls.tool import CallContext
+from pyodide_webmcp.calls.current import CallContext
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, cell
 from pyodide_webmcp.tools import BUILT_IN
 
