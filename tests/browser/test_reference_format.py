@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pyodide_webmcp.base.hashing import output_fingerprint, stable_hash
 from pyodide_webmcp.notebook.access import METADATA_KEY
-from pyodide_webmcp.review.threads import REVIEW_KEY
+from pyodide_webmcp.review.store import REVIEW_KEY
 
 from tests.browser.conftest import code_cell, notebook_json, payload
 from tests.waiting import wait_until

@@ -20,7 +20,7 @@ from typing import Optional
 
 from pyodide_webmcp.base.hashing import source_hash
 from pyodide_webmcp.notebook.access import METADATA_KEY
-from pyodide_webmcp.review.threads import REVIEW_KEY
+from pyodide_webmcp.review.store import REVIEW_KEY
 
 from .arguments import Pools
 from .harness import KERNELSPEC, START, StressPage, secret

@@ -13,17 +13,19 @@ from ..base.clock import iso_now
 from ..base.errors import ToolError
 from ..base.positions import editor_position, editor_range, offset_of
 from ..notebook.resolve import anchored_cell, review_store
-from ..review.threads import (
+from ..review.anchors import (
     DETACHED_STATES,
+    anchor_status,
+    cell_anchor,
+    output_anchor,
+    range_anchor,
+)
+from ..review.store import (
     HUMAN_AUTHOR,
     THREAD_STATUSES,
     ChangedThread,
     ReviewStore,
     StoredThread,
-    anchor_status,
-    cell_anchor,
-    output_anchor,
-    range_anchor,
 )
 from .dom import Listeners, element
 from .ffi import to_js_object

@@ -30,7 +30,7 @@ from ..port import (
     RunOutcome,
     SaveOutcome,
 )
-from ..review.threads import REVIEW_KEY, ReviewStore
+from ..review.store import REVIEW_KEY, ReviewStore
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_data, to_js_object, to_python
 from .kept_versions import keep_version

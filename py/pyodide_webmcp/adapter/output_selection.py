@@ -9,7 +9,7 @@ from ..base import limits
 from ..base.clock import iso_now
 from ..base.shapes import SelectedOutput
 from ..base.text import clamp_utf8
-from ..review.threads import output_fingerprint
+from ..review.anchors import output_fingerprint
 from .ffi import js_value
 from .notebook import NotebookHandle
 

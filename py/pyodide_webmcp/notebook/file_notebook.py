@@ -12,7 +12,7 @@ from ..base.access_levels import Access, AccessDefaults
 from ..base.mime import joined
 from ..base.text import json_object
 from ..port import CellList, CellRecord, EditorState
-from ..review.threads import REVIEW_KEY
+from ..review.store import REVIEW_KEY
 from .access import cell_access, notebook_access
 
 

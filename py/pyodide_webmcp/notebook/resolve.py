@@ -6,7 +6,9 @@ from ..base.errors import ErrorCode, ToolError
 from ..base.paths import is_notebook_path, normalize_path
 from ..base.shapes import FocusContext, NotebookInfo, ReviewCounts
 from ..port import CellRecord, LabPort, NotebookPort, NotebookReader, cell_list
-from ..review.threads import LiveCell, ReviewStore, StoredAnchor, thread_counts
+from ..review.anchors import LiveCell
+from ..review.store import ReviewStore, StoredAnchor
+from ..review.summaries import thread_counts
 from .access import (
     Intent,
     cell_not_found,

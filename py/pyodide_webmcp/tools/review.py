@@ -17,20 +17,20 @@ from ..base.fields import (
     ThreadIdField,
     TruncatedField,
 )
-from ..base.positions import editor_range, strict_offset
+from ..base.positions import editor_range
 from ..base.shapes import CellSnapshot, NotebookField, ReviewCounts
 from ..calls.current import CallContext
 from ..calls.paging import OffsetPage, fit_listing, offset_page
-from ..calls.schema import Arguments, SelectionArgument, require_max_bytes, text_bound
+from ..calls.schema import Arguments, require_max_bytes, text_bound
 from ..calls.tool import tool
 from ..notebook.access import Intent, guard_cell
 from ..notebook.arguments import CellId, NotebookPath, Offset, SourceText, ThreadId
+from ..notebook.comment_anchors import AnchorArgument, asked_anchor, new_anchor
 from ..notebook.resolve import (
     READ_ERRORS,
     WRITE_ERRORS,
     active_cell,
     anchored_cell,
-    find_cell,
     info_of,
     live_cell,
     read_notebook,
@@ -38,22 +38,22 @@ from ..notebook.resolve import (
     review_store,
 )
 from ..notebook.views import cell_snapshot
-from ..port import CellList, NotebookPort, NotebookReader
-from ..review.threads import (
-    AGENT_AUTHOR,
-    AnchorKind,
+from ..port import CellList, NotebookReader
+from ..review.anchors import (
     AnchorStatus,
+    anchor_status,
+)
+from ..review.store import (
+    AGENT_AUTHOR,
     ChangedThread,
     ReviewStore,
     StoredThread,
     Thread,
     ThreadStatus,
+)
+from ..review.summaries import (
     ThreadSummary,
-    anchor_status,
-    cell_anchor,
-    output_anchor,
     public_thread,
-    range_anchor,
     thread_counts,
     thread_summary,
 )
@@ -211,15 +211,6 @@ async def get_comment(args: ThreadArguments, ctx: CallContext) -> GetCommentResu
 # Writing ---------------------------------------------------------------------------------------
 
 
-class AnchorArgument(Arguments):
-    """The reference's anchor: `{kind, cellId, text | selection | outputIndex}` (its cellId is taken as the call's)."""
-
-    kind: AnchorKind
-    text: Optional[str] = None
-    selection: Optional[SelectionArgument] = None
-    outputIndex: Optional[int] = Field(None, ge=0)
-
-
 class CreateCommentArguments(Arguments):
     notebookPath: NotebookPath = None
     cellId: CellId
@@ -249,83 +240,6 @@ class CreateCommentResult(ThreadResult):
         "How many review threads are open and in all (agent-visible only)."))]
 
 
-ANCHOR_FIELDS: dict[AnchorKind, tuple[str, ...]] = {
-    "cell": (),
-    "source-range": ("text", "selection"),
-    "output": ("outputIndex",),
-}
-"""The anchor fields each kind takes."""
-
-
-def check_anchor_fields(anchor: AnchorArgument) -> None:
-    """INVALID_ARGUMENT for a field another kind of anchor takes (it would be silently ignored)."""
-    for kind, fields in ANCHOR_FIELDS.items():
-        for field in fields:
-            if kind != anchor.kind and getattr(anchor, field) is not None:
-                raise ToolError(
-                    ErrorCode.INVALID_ARGUMENT,
-                    f'anchor.{field} belongs to a {kind} anchor, not a {anchor.kind} one.',
-                    field=f"anchor.{field}",
-                )
-
-
-def asked_anchor(args: CreateCommentArguments) -> Optional[AnchorArgument]:
-    """What the thread is attached to: the reference's anchor, or text or outputIndex (None: the whole cell)."""
-    if args.anchor is not None:
-        if args.text is not None or args.outputIndex is not None:
-            raise ToolError(ErrorCode.INVALID_ARGUMENT, "Give anchor, or text or outputIndex: not both.", field="anchor")
-        return args.anchor
-    if args.text is not None and args.outputIndex is not None:
-        raise ToolError(ErrorCode.INVALID_ARGUMENT, "Give text or outputIndex, not both.", field="outputIndex")
-    if args.text is not None:
-        return AnchorArgument(kind="source-range", text=args.text, selection=None, outputIndex=None)
-    if args.outputIndex is not None:
-        return AnchorArgument(kind="output", text=None, selection=None, outputIndex=args.outputIndex)
-    return None
-
-
-def _new_anchor(notebook: NotebookPort, records: CellList, cell_id: str, anchor: Optional[AnchorArgument],
-                prefix: str = "") -> dict[str, Any]:
-    """The stored anchor; `prefix` is where an error points ("anchor." for the reference's shape)."""
-    if anchor is not None:
-        check_anchor_fields(anchor)
-    index = find_cell(records, cell_id, notebook.path, "write")
-    if anchor is None or anchor.kind == "cell":
-        return cell_anchor(cell_id)
-    source = records[index].source
-    stale = ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "The anchor does not match the cell as it is now.", cellId=cell_id)
-    if anchor.kind == "output":
-        outputs = notebook.cell_json(index).get("outputs") or []
-        output_index = anchor.outputIndex or 0
-        if output_index >= len(outputs):
-            raise ToolError(
-                ErrorCode.COMMENT_ANCHOR_STALE,
-                f'Cell "{cell_id}" has no output at index {output_index}. Run it first.',
-                cellId=cell_id,
-                outputIndex=output_index,
-            )
-        return output_anchor(cell_id, outputs, output_index)
-    if anchor.text is not None:
-        require_max_bytes(prefix + "text", anchor.text, limits.MAX_SELECTED_TEXT_BYTES)
-        start = source.find(anchor.text) if anchor.text else -1
-        if start < 0:
-            raise ToolError(ErrorCode.COMMENT_ANCHOR_STALE, "That text does not appear in the cell source.", cellId=cell_id)
-        return range_anchor(cell_id, source, start, start + len(anchor.text))
-    if anchor.selection is None:
-        raise ToolError(
-            ErrorCode.INVALID_ARGUMENT, "A source-range anchor needs text or selection.", field="anchor.selection"
-        )
-    first, last = (
-        strict_offset(source, {"line": point.line, "column": point.column})
-        for point in (anchor.selection.start, anchor.selection.end)
-    )
-    if first is None or last is None or first == last:
-        raise stale
-    start, end = sorted((first, last))
-    require_max_bytes(prefix + "selection", source[start:end], limits.MAX_SELECTED_TEXT_BYTES)
-    return range_anchor(cell_id, source, start, end)
-
-
 @tool(
     "jupyter_create_comment",
     "Create a review comment", read_only=False, destructive=False, idempotent=False,
@@ -340,7 +254,8 @@ async def create_comment(args: CreateCommentArguments, ctx: CallContext) -> Crea
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
     records = notebook.cells()
     store = review_store(notebook)
-    anchor = _new_anchor(notebook, records, args.cellId, asked_anchor(args), "anchor." if args.anchor else "")
+    asked = asked_anchor(args.anchor, args.text, args.outputIndex)
+    anchor = new_anchor(notebook, records, args.cellId, asked, "anchor." if args.anchor else "")
     entry, thread = store.create(anchor, args.message, AGENT_AUTHOR, iso_now())
     notebook.set_review_entry(entry)
     return {

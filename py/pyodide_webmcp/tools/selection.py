@@ -7,7 +7,7 @@ from ..calls.current import CallContext
 from ..calls.schema import NoArguments
 from ..calls.tool import tool
 from ..notebook.resolve import live_cell
-from ..review.threads import output_fingerprint
+from ..review.anchors import output_fingerprint
 
 
 @tool("jupyter_get_output_selection", "Read the selected output", read_only=True)

@@ -5,7 +5,7 @@ import copy
 import pytest
 from pyodide_webmcp.base import hashing, limits
 from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
-from pyodide_webmcp.review import threads as review_threads
+from pyodide_webmcp.review import anchors as review_anchors
 
 LONG = {"output_type": "stream", "name": "stdout", "text": "x" * 99 + "\n" + "y" * (hashing.FNV_FINGERPRINT_CHARS * 4)}
 
@@ -33,9 +33,9 @@ def test_comment_tools_hash_a_long_output_once_and_read_outputs_only_for_output_
     notebook = CopyingNotebook("long.ipynb", [printed, cell("y = 1", cell_id="small")])
     lab = MemoryLab(notebook)
     calls = []  # every output the memo hashed
-    monkeypatch.setattr(review_threads.output_fingerprint, "compute",
+    monkeypatch.setattr(review_anchors.output_fingerprint, "compute",
                         lambda output: calls.append(output) or hashing.output_fingerprint(output))
-    review_threads.output_fingerprint.clear()
+    review_anchors.output_fingerprint.clear()
     on_output = call(lab, "jupyter_create_comment", {"anchor": {"kind": "output", "cellId": "big"}, "message": "m"})
     call(lab, "jupyter_create_comment", {"anchor": {"kind": "cell", "cellId": "big"}, "message": "n"})
     notebook.cell_reads = notebook.output_reads = 0
