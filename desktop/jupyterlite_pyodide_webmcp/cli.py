@@ -101,7 +101,7 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
     `manifest`, the bridge's, lists the tools until the site's own is built; `folder`, the lab's files
     (None: an empty lab in browser storage)."""
     from .lab_page import LabPage
-    from .mcp_server import Catalog, PageTools, serve
+    from .mcp_server import ManifestTools, PageTools, serve
     from .sites import site_manifest
 
     stdout = mcp_stdout()
@@ -114,7 +114,7 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
         if headless:
             log("no display: the browser runs headless (pass --headed to insist)")
     built = site_manifest(site)
-    tools = PageTools(Catalog.from_manifest(built if built.is_file() or manifest is None else manifest))
+    tools = PageTools(ManifestTools.from_manifest(built if built.is_file() or manifest is None else manifest))
     serving = threading.Event()
 
     async def start_lab(changed: Callable[[], Awaitable[None]]) -> None:
@@ -128,7 +128,7 @@ def run_mcp(*, site: Path, prepare_site: Callable[[], Path], profile: Path | Non
             tools.settle(unavailable=f"the site could not be built ({error})")
             log(str(tools.unavailable))
             return
-        catalog = Catalog.from_manifest(site_manifest(prepared))
+        catalog = ManifestTools.from_manifest(site_manifest(prepared))
         if catalog.tools != tools.catalog.tools:
             tools.catalog = catalog
             await changed()

@@ -14,7 +14,7 @@ from typing import Any, Optional
 from jupyterlite_core.addons.base import BaseAddon
 from jupyterlite_core.constants import JUPYTERLITE_JSON
 
-from .mcp_server import Catalog, mcp_tool
+from .mcp_server import ManifestTools, mcp_tool
 from .sites import SETTINGS_ID
 
 MANIFEST = Path("extensions") / "jupyterlite-pyodide-webmcp" / "static" / "bridge" / "manifest.json"
@@ -85,7 +85,7 @@ def lint_report(descriptors: list[dict[str, Any]]) -> Optional[str]:
     except ImportError:
         return "[lite] [webmcp] `pip install tdqs` to have the site tools' definitions linted at build"
     try:
-        catalog = Catalog({descriptor["name"]: descriptor for descriptor in descriptors})
+        catalog = ManifestTools({descriptor["name"]: descriptor for descriptor in descriptors})
         tools = parse_tool_definitions({"tools": [mcp_tool(descriptor, catalog) for descriptor in descriptors]}).tools
         report = lint_server(server_name="site tools", tools=tools)
     except Exception as error:  # noqa: BLE001 - the lint is advice: it never stops the build

@@ -25,7 +25,7 @@ KERNEL_CODE_TOOLS = ("jupyter_run_cells", "jupyter_run_code")  # what they run m
 
 
 @dataclass
-class Catalog:
+class ManifestTools:
     """What the bridge's build says of its tools (the site build adds the site's own): descriptors (title,
     every hint), the budget, its refusals."""
 
@@ -34,7 +34,7 @@ class Catalog:
     starting: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_manifest(cls, path: Path) -> "Catalog":
+    def from_manifest(cls, path: Path) -> "ManifestTools":
         if not path.is_file():
             return cls()
         manifest = json.loads(path.read_text())
@@ -70,7 +70,7 @@ def mcp_annotations(hints: dict[str, bool], name: str) -> dict[str, Any]:
             "idempotentHint": bool(hints["idempotentHint"]), "openWorldHint": open_world}
 
 
-def mcp_tool(page_tool: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+def mcp_tool(page_tool: dict[str, Any], catalog: ManifestTools) -> dict[str, Any]:
     """One page tool as MCP's `Tool` (as JSON). MCP has no `untrustedContentHint`, and its SDKs drop an
     annotation they do not know: it goes in the tool's `_meta`, under WebMCP's name."""
     entry = catalog.tools.get(page_tool["name"])
@@ -100,7 +100,7 @@ def call_seconds(arguments: dict[str, Any], budget_s: float) -> float:
 class PageTools:
     """The tool list the host sees and the forwarding of its calls, over a `LabPage`-like page."""
 
-    def __init__(self, catalog: Catalog):
+    def __init__(self, catalog: ManifestTools):
         self.catalog = catalog
         self.page: Any = None  # a LabPage, once the site is served
         self.unavailable: str | None = None  # why the lab will not come, when it will not

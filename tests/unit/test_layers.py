@@ -56,7 +56,7 @@ def owner(module: str) -> Optional[str]:
 def test_the_import_reader_sees_relative_absolute_and_nested_imports():
     editing = {module for _, module in imported_modules(PACKAGE / "tools" / "editing.py")}
     assert "pyodide_webmcp.notebook.guarded_write" in editing or "pyodide_webmcp.kit" in editing
-    lab = {module for _, module in imported_modules(PACKAGE / "adapter" / "lab.py")}
+    lab = {module for _, module in imported_modules(PACKAGE / "adapter" / "page_lab.py")}
     assert "pyodide_webmcp.adapter.output_selection" in lab  # under TYPE_CHECKING
     assert "pyodide_webmcp.base.limits" in lab  # `from ..base import limits`
     assert "pyodide_webmcp.adapter" in {module for _, module in imported_modules(PACKAGE / "__init__.py")}  # in start()

@@ -12,7 +12,7 @@ from pyodide_webmcp.kit.testing import MemoryLab, MemoryNotebook, call, cell
 PACKAGE = Path(port.__file__).parent
 IMPLEMENTATIONS = {
     "NotebookPort": ("adapter/notebook.py", "NotebookHandle"),
-    "LabPort": ("adapter/lab.py", "Lab"),
+    "LabPort": ("adapter/page_lab.py", "PageLab"),
     "ProposalsPort": ("adapter/proposals.py", "ProposalBoard"),
     "AbortState": ("adapter/__init__.py", "SignalAbort"),
     "DialogsPort": ("adapter/dialogs.py", "DialogWatcher"),

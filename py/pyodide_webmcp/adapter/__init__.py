@@ -19,8 +19,8 @@ from ..calls.installing import Installing
 from ..host import BootPath, Host
 from ..owner.site_settings import Settings
 from .ffi import js_value, to_python
-from .lab import Lab
 from .output_selection import OutputSelectionTracker
+from .page_lab import PageLab
 from .panel import install_controls
 from .registrations import Registrations
 from .settings import SettingsWatcher
@@ -63,7 +63,7 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     Without a model context (a browser without WebMCP, started for the human's controls) only the controls."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
-    lab = Lab(host, calls, settings)
+    lab = PageLab(host, calls, settings)
     lab.human_edits.watch_all(host.tracker)
     # Each step is a task of its own: together they held the main thread for 0.3 s on a cold load.
     await asyncio.sleep(0)

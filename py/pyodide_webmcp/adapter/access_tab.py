@@ -7,7 +7,7 @@ from js import document
 
 from ..base.access_levels import ACCESS_LEVELS, Access, is_access
 from .dom import Listeners, element, tab_body
-from .lab import Lab
+from .page_lab import PageLab
 
 ACCESS_LABELS: dict[Access, str] = {"write": "write", "read": "read only", "none": "hidden"}
 
@@ -19,7 +19,7 @@ def _chosen(select: Any) -> Optional[Access]:
 
 
 class AccessTab:
-    def __init__(self, lab: Lab):
+    def __init__(self, lab: PageLab):
         self._lab = lab
         self._listen = Listeners()
         self._row_nodes: dict[str, tuple[Any, Any]] = {}

@@ -29,8 +29,8 @@ from ..review.store import (
 )
 from .dom import Listeners, element
 from .ffi import to_js_object
-from .lab import Lab
 from .notebook import NotebookHandle
+from .page_lab import PageLab
 
 COMMENT_SELECTION = "jupyterlite-pyodide-webmcp:comment-selection"
 COMMENT_CELL = "jupyterlite-pyodide-webmcp:comment-cell"
@@ -39,7 +39,7 @@ THREAD_FILTERS = {"open": "Open", "resolved": "Resolved", "all": "All", "current
 
 
 class CommentsTab:
-    def __init__(self, lab: Lab, app: Any, reveal: Callable[[], None]):
+    def __init__(self, lab: PageLab, app: Any, reveal: Callable[[], None]):
         self._lab = lab
         self._app = app
         self._reveal = reveal  # brings the panel forward on this tab

@@ -15,7 +15,7 @@ from .notebook import NotebookHandle
 
 OUTPUT = ".jp-OutputArea-output"
 CellLocator = Callable[[Any], Optional[tuple[NotebookHandle, int]]]
-"""The open notebook and cell index whose widget owns a DOM node (Lab.locate_cell_node)."""
+"""The open notebook and cell index whose widget owns a DOM node (PageLab.locate_cell_node)."""
 SETTLE_MS = 150
 
 

@@ -14,8 +14,8 @@ from .access_tab import ACCESS_LABELS, AccessTab
 from .comments_tab import CommentsTab
 from .dom import Listeners, element
 from .ffi import js_value, to_js_object
-from .lab import Lab
 from .log_tab import LogTab
+from .page_lab import PageLab
 
 CYCLE_CELL = "jupyterlite-pyodide-webmcp:cycle-cell-access"
 CYCLE_NOTEBOOK = "jupyterlite-pyodide-webmcp:cycle-notebook-access"
@@ -24,7 +24,7 @@ PANEL_ID = "jp-webmcp-agent-panel"
 
 
 class AgentPanel:
-    def __init__(self, lab: Lab, host: Any):
+    def __init__(self, lab: PageLab, host: Any):
         self._lab = lab
         self._app = host.app
         self._host = host
@@ -189,7 +189,7 @@ class AgentPanel:
         menu.addItem(to_js_object({"command": CYCLE_NOTEBOOK, "selector": notebook_items, "rank": 20}))
 
 
-def install_controls(lab: Lab, host: Any) -> AgentPanel:
+def install_controls(lab: PageLab, host: Any) -> AgentPanel:
     panel = AgentPanel(lab, host)
     panel.install_commands()
     panel.comments.install_commands(host.tracker)

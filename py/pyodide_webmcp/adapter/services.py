@@ -1,7 +1,7 @@
 """What a notebook handle may use of the lab: a small frozen set of services, handed out once.
 
 A handle (notebook.py) is made for each call from a JupyterLab panel; it reaches the rest of the page
-only through these, never through the whole Lab, so the handle, the human-edit recorder and the lab
+only through these, never through the whole PageLab, so the handle, the human-edit recorder and the lab
 do not import each other.
 """
 

@@ -1,7 +1,8 @@
 """The one guarded write of cell sources: every edit checked before any applies, then applied together.
 
 jupyter_update_cell, jupyter_update_cells and a kit tool's `replace_cell_source` all write sources
-through it, so each is refused unless the source is one an agent may write (`check_written_source`), the
+through it, so each is refused unless the source is one an agent may write (within its bound, checked once
+before anything is looked up, and markdown that loads nothing from another origin), the
 cell still has the sourceHash the agent read and the agent may write it, and in Propose mode the human sees
 the diff first.
 """
@@ -91,7 +92,8 @@ class SourceEdit:
 
 def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
                      result: Callable[[NotebookPort, list[str]], Written]) -> Callable[[NotebookPort], Plan[Written]]:
-    """Every edit checked before any is applied; applied together, one undo step for the human."""
+    """Every edit checked before any is applied (its size was, by `write_sources`); applied together, one undo step
+    for the human."""
 
     def plan(notebook: NotebookPort) -> Plan[Written]:
         records = notebook.cells()
@@ -102,7 +104,7 @@ def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
                 raise ToolError(ErrorCode.INVALID_ARGUMENT, f'Cell "{edit.cell_id}" is given twice.', field=edit.field + "cellId")
             check_source(records[index], edit.expected_source_hash, STALE_SOURCE, replaces_all=True,
                          overwrite_unread=edit.overwrite_unread)
-            check_written_source(edit.field + "source", edit.source, edit.cell_type or records[index].type)
+            require_same_origin(edit.field + "source", edit.source, edit.cell_type or records[index].type)
             indexes.append(index)
 
         def apply() -> Written:

@@ -7,7 +7,7 @@ import json
 
 import mcp_types
 from jupyterlite_pyodide_webmcp.mcp_server import (
-    Catalog,
+    ManifestTools,
     PageTools,
     call_seconds,
     mcp_result,
@@ -30,7 +30,7 @@ WRITE_TOOL = {"name": "jupyter_insert_cell", "title": "Insert", "description": "
 OPT_IN = {"name": "jupyter_run_code", "title": "Run code", "description": "Run.", "inputSchema": {"type": "object"},
           "annotations": {"readOnlyHint": False, "untrustedContentHint": True}, "setting": "runCode",
           "hints": {**READ_HINTS, "readOnlyHint": False}}
-CATALOG = Catalog({tool["name"]: tool for tool in (READ_TOOL, WRITE_TOOL, OPT_IN)}, 0.2, {})
+CATALOG = ManifestTools({tool["name"]: tool for tool in (READ_TOOL, WRITE_TOOL, OPT_IN)}, 0.2, {})
 
 
 def page_tool(tool: dict) -> dict:
@@ -61,16 +61,16 @@ def test_a_tool_the_catalog_does_not_know_keeps_what_the_page_said():
     assert listed["_meta"] == {"untrustedContentHint": True}
 
 
-def listed_by_the_server(catalog: Catalog) -> list[dict]:
+def listed_by_the_server(catalog: ManifestTools) -> list[dict]:
     """tools/list as the host receives it, for the catalog's default tools as Chromium passes them on."""
     tools = [mcp_types.Tool.model_validate(tool) for tool in PageTools(catalog).listed()]
     return [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
 
 
-def built_catalog() -> Catalog:
+def built_catalog() -> ManifestTools:
     """The catalog of the bridge's build, as the MCP server reads it from the manifest."""
     prelisted = prelisted_copy(catalog_of(BUILT_IN))
-    return Catalog({tool["name"]: tool for tool in prelisted["tools"]}, prelisted["budgetMs"] / 1000, prelisted["starting"])
+    return ManifestTools({tool["name"]: tool for tool in prelisted["tools"]}, prelisted["budgetMs"] / 1000, prelisted["starting"])
 
 
 def test_the_built_catalogs_tools_list_states_both_hints_on_every_tool_within_its_budget():

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from .output_selection import OutputSelectionTracker
 
 
-class Lab:
-    """The live JupyterLab application as the tools need it."""
+class PageLab:
+    """The lab in this page (the port's LabPort over JupyterLab's live application), as the tools need it."""
 
     def __init__(self, host: Any, calls: CallTable, settings: SettingsWatcher):
         self.app = host.app
