@@ -4,7 +4,8 @@
 import { Dialog } from '@jupyterlab/apputils';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { NotebookActions } from '@jupyterlab/notebook';
-import { Widget } from '@lumino/widgets';
+import { caretDownEmptyIcon, Switch } from '@jupyterlab/ui-components';
+import { Panel, TabPanel, Widget } from '@lumino/widgets';
 
 /**
  * A cell's access entry in its metadata as the bulk reader sends it: null (no entry stored), false (a
@@ -39,6 +40,10 @@ import { Widget } from '@lumino/widgets';
  * @property {typeof import('@jupyterlab/apputils').Dialog} Dialog
  * @property {typeof import('@jupyterlab/notebook').NotebookActions} NotebookActions
  * @property {typeof import('@lumino/widgets').Widget} Widget
+ * @property {typeof import('@lumino/widgets').Panel} Panel
+ * @property {typeof import('@lumino/widgets').TabPanel} TabPanel
+ * @property {typeof import('@jupyterlab/ui-components').Switch} Switch
+ * @property {typeof import('@jupyterlab/ui-components').caretDownEmptyIcon} caretDownEmptyIcon the styled select's caret
  */
 
 /**
@@ -50,6 +55,8 @@ import { Widget } from '@lumino/widgets';
  *   `indexes` (a JSON list of indexes), as a JSON list
  * @property {(sharedModel: object) => number} version a number that changes with every change to the
  *   document, unique across notebooks
+ * @property {(sharedModel: object, key: string) => string} lastChanges per cell, the last entry of the
+ *   provenance trail in its bridge entry (`key`), or null: a JSON list
  * @property {(notebook: object) => number[]} selectedIndexes the indexes of a Notebook widget's selected
  *   or active cells
  */
@@ -86,7 +93,7 @@ import { Widget } from '@lumino/widgets';
  */
 
 /** @type {HostClasses} */
-export const classes = { Dialog, NotebookActions, Widget };
+export const classes = { Dialog, NotebookActions, Widget, Panel, TabPanel, Switch, caretDownEmptyIcon };
 
 /** @returns {PageLinks} */
 export function pageLinks(kind) {
@@ -135,6 +142,14 @@ export const readers = {
     }
     return documentVersions.get(sharedModel);
   },
+  lastChanges: (sharedModel, key) =>
+    JSON.stringify(
+      sharedModel.cells.map(cell => {
+        const entry = cell.getMetadata(key);
+        const history = entry && typeof entry === 'object' && Array.isArray(entry.history) ? entry.history : [];
+        return history.length ? history[history.length - 1] : null;
+      })
+    ),
   selectedIndexes: notebook =>
     notebook.widgets.flatMap((widget, index) => (notebook.isSelectedOrActive(widget) ? [index] : []))
 };

@@ -19,9 +19,11 @@ STARTUP_MODULES = (
     "pyodide_webmcp.notebook.arguments",
     "pyodide_webmcp.notebook.source_edits",
     "pyodide_webmcp.kit",
+    "pyodide_webmcp.ui.human_side",
 )
 """What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what
-serving needs, and what most tools share; the tools themselves are imported on their first call."""
+serving needs, what most tools share, and the human's views (built only when first needed); the tools themselves are
+imported on their first call."""
 
 
 def reseed() -> None:

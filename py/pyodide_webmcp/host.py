@@ -54,6 +54,14 @@ class HostClasses(Protocol):
     """@jupyterlab/notebook NotebookActions."""
     Widget: JsObject
     """@lumino/widgets Widget."""
+    Panel: JsObject
+    """@lumino/widgets Panel."""
+    TabPanel: JsObject
+    """@lumino/widgets TabPanel."""
+    Switch: JsObject
+    """@jupyterlab/ui-components Switch."""
+    caretDownEmptyIcon: JsObject
+    """@jupyterlab/ui-components caretDownEmptyIcon: the styled select's caret."""
 
 
 class Readers(Protocol):
@@ -68,6 +76,9 @@ class Readers(Protocol):
 
     def version(self, sharedModel: JsObject) -> int:
         """A number that changes with every change to the document, unique across notebooks."""
+
+    def lastChanges(self, sharedModel: JsObject, key: str) -> str:
+        """Per cell, the last entry of the provenance trail in its bridge entry (`key`), or null: a JSON list."""
 
     def selectedIndexes(self, notebook: JsObject) -> JsObject:
         """The indexes of the selected or active cells of a Notebook widget (a JS array of numbers)."""

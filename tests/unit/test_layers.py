@@ -1,7 +1,7 @@
 """The package's layers, as its folders show them, in one fixed order from the bottom: the basics (base/), the
 lab's own facts (lab/), the declared boundaries (port, host), review threads (review/), a tool call (calls/),
 notebooks as agents see them (notebook/), the owner's configuration (owner/), the built-in tools (tools/), the
-site owner's kit (kit/) and the adapter on top. A module imports only its own layer and those below (imports
+site owner's kit (kit/), the human's side (ui/: above every tool, so none can reach it) and the adapter on top. A module imports only its own layer and those below (imports
 under TYPE_CHECKING and inside functions included: they are imports all the same); no import runs in a circle,
 tool modules never import each other, the adapter reaches the kit only through its public face, only the adapter
 touches JavaScript, and no file name repeats.
@@ -63,7 +63,7 @@ def test_the_import_reader_sees_relative_absolute_and_nested_imports():
 
 
 LAYERS = (("base",), ("lab",), ("port", "host"), ("review",), ("calls",), ("notebook",), ("owner",), ("tools",),
-          ("kit",), ("adapter",), ("root",))
+          ("kit",), ("ui",), ("adapter",), ("root",))
 """Every layer, from the bottom; a layer of two modules (the port and the host) is one floor of the house."""
 FLOOR = {name: floor for floor, names in enumerate(LAYERS) for name in names}
 

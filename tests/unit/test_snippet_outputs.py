@@ -31,6 +31,6 @@ def test_the_snippet_log_keeps_the_latest_and_tells_its_listeners():
     for index in range(limits.MAX_LOGGED_SNIPPETS + 3):
         log.add("t", "a.ipynb", str(index))
     assert len(log.entries) == limits.MAX_LOGGED_SNIPPETS and log.entries[-1].code == str(limits.MAX_LOGGED_SNIPPETS + 2)
-    assert log.entries[-1].number == limits.MAX_LOGGED_SNIPPETS + 4
-    log.clear()
-    assert log.entries == [] and seen[:2] == [1, 1] and seen[-1] == 0
+    assert log.entries[-1].number == limits.MAX_LOGGED_SNIPPETS + 4 == log.count
+    assert seen[:2] == [1, 1] and seen[-1] == limits.MAX_LOGGED_SNIPPETS
+    assert log.since(log.count) is None and log.since(log.count - 1) is log.entries[-1]

@@ -4,6 +4,7 @@ Imported by `pyodide_webmcp.start` only, never at package import.
 """
 
 import asyncio
+import json
 from typing import Any, Callable
 
 from js import JSON, Object, performance
@@ -18,10 +19,11 @@ from ..calls.envelope import wire
 from ..calls.installing import Installing
 from ..host import BootPath, Host
 from ..owner.site_settings import Settings
+from ..ui.agent_work import AgentWork
+from ..ui.human_side import HumanSide
 from .ffi import js_value, to_python
 from .output_selection import OutputSelectionTracker
 from .page_lab import PageLab
-from .panel import install_controls
 from .registrations import Registrations
 from .settings import SettingsWatcher
 
@@ -63,11 +65,13 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     Without a model context (a browser without WebMCP, started for the human's controls) only the controls."""
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
-    lab = PageLab(host, calls, settings)
-    lab.human_edits.watch_all(host.tracker)
+    work = AgentWork()
+    lab = PageLab(host, calls, settings, work)
+    human = HumanSide(lab.page, lab, work, js_value(host.fileBrowser))
+    lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved)
     # Each step is a task of its own: together they held the main thread for 0.3 s on a cold load.
     await asyncio.sleep(0)
-    install_controls(lab, host)
+    lab.human_edits.watch_all(host.tracker)
     await asyncio.sleep(0)
     if js_value(host.modelContext) is None:  # a browser without WebMCP: the human's controls only
         host.setStatus("unavailable", CONTROLS_ONLY)
@@ -81,10 +85,15 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
             abort = SignalAbort(signal) if signal is not None else NeverAborted()
             context = CallContext(lab, abort, calls=calls, budget_ms=settings.current.call_budget_ms)
             started = performance.now()
+            arguments = _arguments(raw)
+            snippets = lab.snippet_log.count
+            work.started(context.key, name, lambda: context.call)
             try:
-                envelope = await dispatch(toolbox, name, _arguments(raw), context, installing)
+                envelope = await dispatch(toolbox, name, arguments, context, installing)
             finally:
                 _time_call(name, started)
+            payload = _payload(envelope)
+            work.ended(context.key, arguments, envelope, payload, lab.snippet_log.since(snippets), lab.cell_index)
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(wire(envelope)))
 
@@ -121,6 +130,14 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
 
         asyncio.ensure_future(serve_site_tools(host, toolbox, registrations, settings, notes, follow, installing))
     return registrations.count
+
+
+def _payload(envelope: dict[str, Any]) -> Any:
+    """What the agent reads of a result (the envelope's text), for the human's feed."""
+    try:
+        return json.loads(envelope["content"][0]["text"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
 
 
 def _time_call(name: str, started: float) -> None:

@@ -1,4 +1,5 @@
-"""Attributes genuine human source changes to the human in each cell's provenance trail."""
+"""Attributes genuine human source changes to the human in each cell's provenance trail, and tells the human's
+views when a notebook opens, changes (debounced) or is saved."""
 
 from typing import Any
 
@@ -35,12 +36,14 @@ class HumanEditRecorder:
         def start(*_: Any) -> None:
             handle = NotebookHandle(self._services, panel)
             self._baselines.reset(key, {c.id: c.source_hash for c in handle.cells()})
-            handle.refresh_markers()
-            # One proxy per notebook for the debounced flush and one for the change slot, made once.
+            self._services.events.opened(handle)
+            # One proxy per notebook for the debounced flush, one for the change slot and one for saves, made once.
             self._flushers[key] = create_proxy(lambda: self._flush(panel))
             changed = create_proxy(lambda *_: self._schedule(key))
-            self._proxies.append(changed)
+            saved = create_proxy(lambda _context, state: self._saved(panel, str(state)))
+            self._proxies.extend((changed, saved))
             panel.content.model.contentChanged.connect(changed)
+            panel.context.saveState.connect(saved)
 
         panel.context.ready.then(create_once_callable(start))
 
@@ -64,5 +67,8 @@ class HumanEditRecorder:
         for cell_id, action in changes:
             record_history(handle, cell_id, "human", action)
         self._baselines.reset(key, {c.id: c.source_hash for c in cells})
-        if any(action == "inserted" for _, action in changes):
-            handle.refresh_markers()  # a pasted cell may carry access metadata
+        self._services.events.changed(handle)  # the marks follow (a pasted cell may carry access metadata)
+
+    def _saved(self, panel: Any, state: str) -> None:
+        if state == "completed" and not panel.isDisposed:
+            self._services.events.saved(NotebookHandle(self._services, panel), str(panel.id) in self._services.agent_saves)

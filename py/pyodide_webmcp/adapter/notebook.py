@@ -7,12 +7,13 @@ from js import setTimeout
 from pyodide.ffi import create_once_callable, jsnull
 
 from ..base import limits
-from ..base.access_levels import ACCESS_LEVELS, Access
+from ..base.access_levels import Access
+from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError
 from ..base.hashing import source_hash
 from ..base.shapes import CellType, KernelInfo
 from ..base.text import one_line
-from ..calls.current import current_call
+from ..calls.current import CURRENT_CALL, current_call
 from ..lab.kernels import kernel_status
 from ..lab.snippet_outputs import SnippetOutputs
 from ..notebook.access import (
@@ -30,7 +31,9 @@ from ..port import (
     RunOutcome,
     SaveOutcome,
 )
-from ..review.store import REVIEW_KEY, ReviewStore
+from ..review.store import REVIEW_KEY
+from ..ui.activity import Touch
+from ..ui.agent_changes import AgentChange, ChangeKind
 from .cell_run import run_through_executor
 from .ffi import js_value, settled, stored_metadata, to_js_data, to_js_object, to_python
 from .kept_versions import keep_version
@@ -50,6 +53,10 @@ class NotebookHandle:
     @property
     def path(self) -> str:
         return str(self._panel.context.path)
+
+    @property
+    def key(self) -> str:
+        return str(self._panel.id)
 
     @property
     def dirty(self) -> bool:
@@ -97,16 +104,36 @@ class NotebookHandle:
         if cell is not None:
             cell.setMetadata(METADATA_KEY, to_js_data(entry))
             self._services.edit_baselines.settle(str(self._panel.id), cell_id, source_hash(str(cell.getSource())))
+            self._services.events.changed(self)
 
     def set_cell_access(self, index: int, access: Access) -> None:
         cell = self._shared_cells()[index]
         cell.setMetadata(METADATA_KEY, to_js_data(with_cell_access(stored_metadata(cell), access)))
-        self.refresh_markers()
+        self._services.events.changed(self)
 
     def set_access(self, access: Access) -> None:
         model = self._notebook.model
         model.setMetadata(METADATA_KEY, to_js_data(with_notebook_access(stored_metadata(model), access)))
 
+    def last_changes(self) -> list[Optional[dict[str, Any]]]:
+        changes: list[Optional[dict[str, Any]]] = json.loads(
+            self._services.readers.lastChanges(self._notebook.model.sharedModel, METADATA_KEY))
+        return changes
+
+    def _neighbours(self, index: int) -> tuple[Optional[str], Optional[str]]:
+        cells = self._shared_cells()
+        before = str(cells[index - 1].id) if index > 0 else None
+        after = str(cells[index + 1].id) if index + 1 < cells.length else None
+        return before, after
+
+    def _agent_did(self, kind: ChangeKind, cell_id: str, index: int, **kept: Any) -> None:
+        """Keep an agent call's change for the human to see and take back (nothing for the human's own)."""
+        call = CURRENT_CALL.get(None)
+        if call is None:
+            return
+        work = self._services.work
+        change = AgentChange(work.journal.new_number(), iso_now(), call.tool, kind, cell_id, index, **kept)
+        work.changed(call.key, self.key, change, self.path)
     def keep_below_cell(self, cell_id: str, node: Any) -> Callable[[], None]:
         return keep_below_cell(self._notebook, cell_id, node)
 
@@ -131,16 +158,7 @@ class NotebookHandle:
     def set_review_entry(self, entry: dict[str, Any]) -> None:
         # Through JSON text, so every stored value (odd numbers, lone surrogates) comes back exactly.
         self._notebook.model.setMetadata(REVIEW_KEY, to_js_data(entry))
-        self.refresh_markers()
-
-    def refresh_markers(self) -> None:
-        """Markers on cells the owner restricted and on cells with open review threads."""
-        discussed = {t.cell_id for t in ReviewStore(self.review_entry()).threads if t.status == "open"}
-        for widget, record in zip(self._notebook.widgets, self.cells()):
-            for level in ACCESS_LEVELS:
-                if level != "write":
-                    widget.toggleClass(f"jp-webmcp-access-{level}", record.access == level)
-            widget.toggleClass("jp-webmcp-has-thread", record.id in discussed)
+        self._services.events.reviewed(self)
 
     def cell_json(self, index: int) -> dict[str, Any]:
         return to_python(self._shared_cells()[index].toJSON())
@@ -212,20 +230,39 @@ class NotebookHandle:
 
     def insert_cells(self, index: int, cells: list[tuple[CellType, str]]) -> list[str]:
         new = [{"cell_type": cell_type, "source": source, "metadata": {}} for cell_type, source in cells]
-        return [str(cell.id) for cell in self._notebook.model.sharedModel.insertCells(index, to_js_data(new))]
+        ids = [str(cell.id) for cell in self._notebook.model.sharedModel.insertCells(index, to_js_data(new))]
+        for offset, (cell_id, (cell_type, source)) in enumerate(zip(ids, cells)):
+            self._agent_did("inserted", cell_id, index + offset, after=source, after_type=cell_type,
+                            neighbours=self._neighbours(index + offset))
+        return ids
+
+    def insert_cell_json(self, index: int, cell: dict[str, Any]) -> None:
+        self._notebook.model.sharedModel.insertCell(index, to_js_data(cell))
+
+    def set_outputs(self, index: int, outputs: list[dict[str, Any]]) -> None:
+        self._shared_cells()[index].setOutputs(to_js_data(outputs))
 
     def transact(self, change: Callable[[], None]) -> None:
         self._notebook.model.sharedModel.transact(create_once_callable(lambda *_: change()))
 
     def set_source(self, index: int, source: str) -> None:
-        self._shared_cells()[index].setSource(source)
+        cell = self._shared_cells()[index]
+        before, kind = str(cell.getSource()), str(cell.cell_type)
+        cell.setSource(source)
+        self._agent_did("edited", str(cell.id), index, before=before, after=source, before_type=kind, after_type=kind)
 
     def delete_cell(self, index: int) -> None:
-        self._notebook.model.sharedModel.deleteCell(index)
+        shared = self._notebook.model.sharedModel
+        if CURRENT_CALL.get(None) is not None:
+            cell = to_python(shared.cells[index].toJSON())
+            self._agent_did("deleted", str(cell["id"]), index, cell=cell, neighbours=self._neighbours(index))
+        shared.deleteCell(index)
 
     def move_cell(self, from_index: int, to_index: int) -> None:
         if from_index != to_index:
+            cell_id, neighbours = str(self._shared_cells()[from_index].id), self._neighbours(from_index)
             self._notebook.model.sharedModel.moveCell(from_index, to_index)
+            self._agent_did("moved", cell_id, from_index, to_index=to_index, neighbours=neighbours)
 
     def set_cell_type(self, index: int, cell_type: CellType) -> None:
         shared = self._notebook.model.sharedModel
@@ -238,9 +275,16 @@ class NotebookHandle:
             shared.insertCell(index, to_js_data(replacement))
 
         shared.transact(create_once_callable(swap))
+        source = str(cell.get("source", ""))
+        self._agent_did("edited", str(cell["id"]), index, before=source, after=source, before_type=str(cell["cell_type"]),
+                        after_type=cell_type)
 
     def clear_outputs(self, index: int) -> None:
         cell = self._shared_cells()[index]
+        if CURRENT_CALL.get(None) is not None:
+            outputs = to_python(cell.toJSON()).get("outputs") or []
+            if outputs:
+                self._agent_did("cleared", str(cell.id), index, cell={"outputs": outputs})
         cell.clearOutputs()
         cell.execution_count = jsnull
 
@@ -271,6 +315,9 @@ class NotebookHandle:
         widget = self._widget_for(index, cell_id)
         if widget is None:
             return None
+        call = CURRENT_CALL.get(None)
+        if call is not None:
+            self._services.work.touched(call.key, Touch(self.path, cell_id, index))
         execution = run_through_executor(self._services, self._panel, widget)
         return await watch_execution(execution, self._panel.sessionContext)
 
@@ -336,6 +383,7 @@ class NotebookHandle:
         is kept beside the file first (name.from-lab.ipynb), and its path returned."""
         call = current_call()
         live = self._panel.context.model.toJSON()
+        self._services.agent_saves.add(self.key)
         try:
             await self._services.dialogs.wait(self._panel.context.save(), "saved the notebook")
         except ToolError:
@@ -344,6 +392,8 @@ class NotebookHandle:
             raise ToolError(
                 ErrorCode.DIALOG_CANCELLED, f"The save was cancelled; nothing was written. ({one_line(str(error))})"
             ) from None
+        finally:
+            self._services.agent_saves.discard(self.key)
         answers = call.answers.values() if call is not None else []
         if not any(label.casefold() == "revert" for label in answers):
             return "saved", None

@@ -14,6 +14,7 @@ from ..notebook.access import (
     with_cell_access,
     with_notebook_access,
 )
+from ..ui.agent_work import AgentWork
 from .command_registry import LabCommands
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines
@@ -21,6 +22,8 @@ from .ffi import js_value, to_js_data, to_js_object, to_python
 from .human_edits import HumanEditRecorder
 from .images import render_image
 from .notebook import NotebookHandle
+from .notebook_events import NotebookEvents
+from .page_dom import PageDom
 from .proposals import ProposalBoard
 from .services import NotebookServices
 from .settings import SettingsWatcher
@@ -32,13 +35,14 @@ if TYPE_CHECKING:
 class PageLab:
     """The lab in this page (the port's LabPort over JupyterLab's live application), as the tools need it."""
 
-    def __init__(self, host: Any, calls: CallTable, settings: SettingsWatcher):
+    def __init__(self, host: Any, calls: CallTable, settings: SettingsWatcher, work: AgentWork):
         self.app = host.app
         self.settings = settings
         self.classes = host.classes
         self.calls = calls
+        self.page = PageDom(host)
         self.output_selection: Optional["OutputSelectionTracker"] = None  # set once the page is ready
-        self.proposals = ProposalBoard()
+        self.proposals = ProposalBoard(self.page)
         self.dialogs = DialogWatcher(host.classes.Dialog, calls)
         self.commands = LabCommands(host.app.commands, self.dialogs)
         self.snippet_log = SnippetLog()
@@ -53,6 +57,9 @@ class PageLab:
             edit_baselines=EditBaselines(),
             access_defaults=lambda: self.settings.current.access,
             contents=host.docManager.services.contents,
+            work=work,
+            events=NotebookEvents(),
+            agent_saves=set(),
         )
         self.human_edits = HumanEditRecorder(self.notebook_services, calls)
         self._tracker = host.tracker
@@ -79,6 +86,23 @@ class PageLab:
         """The open notebook at `path`, once JupyterLab has loaded it (a panel whose file failed to load is not one)."""
         panel = js_value(self._documents.findWidget(path, "Notebook"))
         return NotebookHandle(self.notebook_services, panel) if panel is not None and panel.context.isReady else None
+
+    def cell_index(self, path: str, cell_id: str) -> Optional[int]:
+        """Where the cell is now in the open notebook at `path` (for the human's feed), or None."""
+        notebook = self.find_notebook(path)
+        if notebook is None:
+            return None
+        return next((i for i, record in enumerate(notebook.cells()) if record.id == cell_id), None)
+
+    def open_notebooks(self) -> list[NotebookHandle]:
+        """Every notebook open in the lab, once loaded."""
+        panels: list[Any] = []
+        listen = self.page.listeners()
+        try:
+            self._tracker.forEach(listen(lambda panel, *_: panels.append(panel)))
+        finally:
+            listen.release()
+        return [NotebookHandle(self.notebook_services, panel) for panel in panels if panel.context.isReady]
 
     async def open_notebook(self, path: str, *, activate: bool, kernel: Optional[str] = None) -> NotebookHandle:
         if not self._page.opensNotebooks and js_value(self._documents.findWidget(path, "Notebook")) is None:

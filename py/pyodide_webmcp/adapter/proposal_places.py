@@ -14,8 +14,8 @@ GONE = "The cell was deleted before the human decided."
 
 
 def keep_below_cell(notebook: Any, cell_id: str, node: Any) -> Callable[[], None]:
-    """Show `node` under the cell (NOTEBOOK_END: under the last one, or in the empty notebook), and keep it there
-    when the cell moves or its widget is rebuilt.
+    """Show `node` in the cell between its input and its output (NOTEBOOK_END: under the last cell, or in the empty
+    notebook), and keep it there when the cell moves or its widget is rebuilt.
 
     The same node moves, so whatever the human typed into it stays. Returns a function that stops following.
     """
@@ -27,8 +27,10 @@ def keep_below_cell(notebook: Any, cell_id: str, node: Any) -> Callable[[], None
         widgets = list(notebook.widgets)
         found = widgets[-1:] if cell_id == NOTEBOOK_END else [w for w in widgets if str(w.model.id) == cell_id]
         parent = found[0].node if found else notebook.node if cell_id == NOTEBOOK_END else None
-        if parent is not None and node.parentElement != parent:
-            parent.appendChild(node)
+        if parent is None or node.parentElement == parent:
+            return
+        output = parent.querySelector(":scope > .jp-Cell-outputWrapper") if found and cell_id != NOTEBOOK_END else None
+        parent.insertBefore(node, output) if output is not None else parent.appendChild(node)
 
     def on_cells_changed(*_: Any) -> None:
         place()

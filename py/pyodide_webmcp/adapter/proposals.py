@@ -1,18 +1,16 @@
-"""Propose mode in the page: an inline before/after diff under the cell, decided by the human."""
+"""Propose mode in the page: the agent's proposal shown in its cell (ui/proposal_box.py), decided by the human."""
 
 import asyncio
 from typing import Literal, Optional, Union
-
-from pyodide.ffi import create_proxy
 
 from ..base.errors import ErrorCode, ToolError
 from ..base.shapes import DiffKind, OptInReview, Outcome, ReviewedAction
 from ..calls.current import current_call
 from ..notebook.propose import new_proposal_id
 from ..port import NOTEBOOK_END, AbortState, NotebookPort
-from .dom import element
+from ..ui.page import Page
+from ..ui.proposal_box import proposal_box
 
-DIFF_MARKERS: dict[DiffKind, str] = {"same": "  ", "removed": "- ", "added": "+ "}
 Decision = tuple[Union[Outcome, Literal["aborted"]], Optional[str]]
 """What settles a proposal: the human's outcome (or the call's abort), and the reason for a denial."""
 
@@ -20,7 +18,8 @@ Decision = tuple[Union[Outcome, Literal["aborted"]], Optional[str]]
 class ProposalBoard:
     """The human's Direct/Propose switch, which other actions they also review, and what waits (never saved)."""
 
-    def __init__(self) -> None:
+    def __init__(self, page: Page) -> None:
+        self._page = page
         self.enabled = False
         self.reviewed_actions: set[OptInReview] = set()
         self._pending: dict[tuple[str, str], str] = {}
@@ -52,36 +51,21 @@ class ProposalBoard:
             if not decision.done():
                 decision.set_result(outcome)
 
-        box = element("div", **{"class": "jp-webmcp-proposal"})
-        box.dataset.proposalId = proposal_id
-        box.appendChild(element("div", title, **{"class": "jp-webmcp-proposal-title"}))
-        diff = element("pre", **{"class": "jp-webmcp-proposal-diff"})
-        for kind, text in preview:
-            diff.appendChild(element("div", DIFF_MARKERS[kind] + text, **{"class": f"jp-webmcp-diff-{kind}"}))
-        reason = element("input", **{"class": "jp-webmcp-proposal-reason"})
-        reason.placeholder = "Reason (optional, sent to the agent on deny)"
-        accept = element("button", "Accept", **{"class": "jp-webmcp-proposal-accept jp-mod-styled jp-mod-accept"})
-        deny = element("button", "Deny", **{"class": "jp-webmcp-proposal-deny jp-mod-styled jp-mod-reject"})
-        proxies = [
-            create_proxy(lambda *_: settle(("accepted", None))),
-            create_proxy(lambda *_: settle(("denied", str(reason.value)))),
-        ]
-        accept.addEventListener("click", proxies[0])
-        deny.addEventListener("click", proxies[1])
-        for node in (diff, reason, accept, deny):
-            box.appendChild(node)
+        box = proposal_box(self._page, proposal_id, title, preview)
+        listen = self._page.listeners()
+        box.accept.addEventListener("click", listen(lambda *_: settle(("accepted", None))))
+        box.deny.addEventListener("click", listen(lambda *_: settle(("denied", str(box.reason.value)))))
         stop_watching = notebook.watch_proposal(cell_id, lambda why: settle(("denied", why)))
         stop_abort = abort.on_abort(lambda: settle(("aborted", None)))
-        stop_following = notebook.keep_below_cell(cell_id, box)
+        stop_following = notebook.keep_below_cell(cell_id, box.node)
         try:
             outcome, detail = await decision
         finally:
             stop_following()
             stop_abort()
             stop_watching()
-            box.remove()
-            for proxy in proxies:
-                proxy.destroy()
+            box.node.remove()
+            listen.release()
             self._pending.pop(key, None)
         if outcome == "aborted":
             raise ToolError(ErrorCode.ABORTED, "The call was aborted; the proposal was withdrawn.", proposalId=proposal_id)

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..base.access_levels import AccessDefaults
+from ..ui.agent_work import AgentWork
 from .dialogs import DialogWatcher
 from .documents import DocumentCache, EditBaselines
+from .notebook_events import NotebookEvents
 
 
 @dataclass(frozen=True)
@@ -25,3 +27,6 @@ class NotebookServices:
     edit_baselines: EditBaselines  # the sources human edits are measured against
     access_defaults: Callable[[], AccessDefaults]  # the owner's defaults, read live from the settings
     contents: Any  # the lab's contents manager: where a reverted notebook's live version is kept
+    work: AgentWork  # what the human's views follow of the agent's work: each change an agent call makes
+    events: NotebookEvents  # what the human's views follow of the notebooks
+    agent_saves: set[str]  # the notebooks (panel ids) an agent call is saving now

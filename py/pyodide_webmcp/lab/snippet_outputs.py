@@ -6,7 +6,7 @@ the kernel sends: streams to MAX_SNIPPET_STREAM_BYTES each, at most
 MAX_OUTPUTS_PER_CELL outputs, and the rest counted.
 """
 
-from typing import Any, Callable, Literal, get_args
+from typing import Any, Callable, Literal, Optional, get_args
 
 from ..base import limits
 from ..base.text import clamp_utf8, utf8_len
@@ -100,6 +100,11 @@ class SnippetLog:
         entry.output = clamp_utf8(output, limits.MAX_LOGGED_CODE_BYTES)[0]
         self._changed()
 
-    def clear(self) -> None:
-        self.entries.clear()
-        self._changed()
+    @property
+    def count(self) -> int:
+        """How many snippets were ever logged."""
+        return self._numbers
+
+    def since(self, count: int) -> Optional[SnippetEntry]:
+        """The newest snippet logged after the log had `count` (the one a call just ran), or None."""
+        return self.entries[-1] if self._numbers > count and self.entries else None

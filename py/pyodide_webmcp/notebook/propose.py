@@ -15,13 +15,16 @@ from ..port import NotebookPort
 
 
 def diff_lines(before: str, after: str) -> list[tuple[DiffKind, str]]:
-    """Line diff of a proposed change, in reading order."""
-    kinds: dict[str, DiffKind] = {" ": "same", "-": "removed", "+": "added"}
-    return [
-        (kinds[line[0]], line[2:])
-        for line in difflib.ndiff(before.split("\n"), after.split("\n"))
-        if line[0] in kinds
-    ]
+    """Line diff of a change, in reading order: a replaced run of lines reads as removed, then added."""
+    old, new = before.split("\n"), after.split("\n")
+    lines: list[tuple[DiffKind, str]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            lines.extend(("same", line) for line in old[i1:i2])
+        else:
+            lines.extend(("removed", line) for line in old[i1:i2])
+            lines.extend(("added", line) for line in new[j1:j2])
+    return lines
 
 
 def new_proposal_id() -> str:

@@ -123,7 +123,7 @@ def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
             lines: list[tuple[DiffKind, str]] = []
             for edit, index in zip(edits, indexes):
                 if len(edits) > 1:
-                    lines.append(("same", f"--- cell {index}"))
+                    lines.append(("same", f"--- cell {index + 1}"))
                 lines.extend(diff_lines(records[index].source, edit.source))
             return lines
 

@@ -119,7 +119,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
             return changed(notebook, args.cellId)
 
         lines = records[index].source.split("\n")[:5]
-        title = f"The agent proposes moving this cell {args.position} cell {reference}:"
+        title = f"The agent proposes moving this cell {args.position} cell {reference + 1}:"
         return Plan(args.cellId, title, lambda: [("same", line) for line in lines], apply)
 
     return await reviewed_write(ctx, args.notebookPath, "update", plan)
@@ -168,6 +168,6 @@ async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearO
 
         anchor = records[indexes[0]].id if indexes else None
         title = f"The agent proposes clearing the outputs of {len(indexes)} cell(s), starting here:"
-        return Plan(anchor, title, lambda: [("same", f"cell {index}") for index in indexes], apply)
+        return Plan(anchor, title, lambda: [("same", f"cell {index + 1}") for index in indexes], apply)
 
     return await reviewed_write(ctx, args.notebookPath, "update", plan)

@@ -215,7 +215,7 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
         )
         positions = {record.id: (index, record) for index, record in enumerate(records)}
         preview: list[tuple[DiffKind, str]] = [
-            ("same", f"cell {positions[t.cell_id][0]}: {positions[t.cell_id][1].source.split(chr(10))[0]}")
+            ("same", f"cell {positions[t.cell_id][0] + 1}: {positions[t.cell_id][1].source.split(chr(10))[0]}")
             for t in targets
         ]
         title = f"The agent proposes running {len(targets)} cell(s), starting here:"

@@ -1,0 +1,35 @@
+"""What happens to the open notebooks that the human's views follow: one opened, its document changed, its review
+threads changed, it was saved (by the human or by an agent call)."""
+
+from typing import Any, Callable
+
+
+class NotebookEvents:
+    def __init__(self) -> None:
+        self._opened: list[Callable[[Any], None]] = []
+        self._changed: list[Callable[[Any], None]] = []
+        self._reviewed: list[Callable[[Any], None]] = []
+        self._saved: list[Callable[[Any, bool], None]] = []
+
+    def on(self, opened: Callable[[Any], None], changed: Callable[[Any], None], reviewed: Callable[[Any], None],
+           saved: Callable[[Any, bool], None]) -> None:
+        self._opened.append(opened)
+        self._changed.append(changed)
+        self._reviewed.append(reviewed)
+        self._saved.append(saved)
+
+    def opened(self, notebook: Any) -> None:
+        for listener in self._opened:
+            listener(notebook)
+
+    def changed(self, notebook: Any) -> None:
+        for listener in self._changed:
+            listener(notebook)
+
+    def reviewed(self, notebook: Any) -> None:
+        for listener in self._reviewed:
+            listener(notebook)
+
+    def saved(self, notebook: Any, by_agent: bool) -> None:
+        for listener in self._saved:
+            listener(notebook, by_agent)
