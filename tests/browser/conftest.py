@@ -198,6 +198,17 @@ class Lab:
         )
         return outcome if "rejected" in outcome else payload(json.loads(outcome["text"]))
 
+    def panel_tab(self, label: str):
+        """The Agent panel shown on one of its tabs (Activity, Changes, Comments, Access); that tab's body."""
+        self.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
+        self.page.locator(".jp-webmcp-tabs .lm-TabBar-tab", has_text=label).click()
+        return self.page.locator(f"#jp-webmcp-tab-{label.lower()}")
+
+    def switch(self, name: str, on: bool) -> None:
+        """Turn one of the Agent panel's switches on or off as the human does (propose-toggle, review-insert, ...)."""
+        self.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
+        self.page.locator(f".jp-webmcp-{name} [role=switch]").set_checked(on)
+
     def open_with_idle_kernel(self, path: str) -> None:
         self.call("jupyter_open_notebook", {"path": path})
         # `kernel` is null until the notebook's session has one.
@@ -255,6 +266,14 @@ def lab_page(browser, site_url):
     context.close()
     assert recorder.urls, "no request was recorded"
     assert recorder.foreign() == [], f"requests left the site: {recorder.foreign()[:5]}"
+
+
+def diff_lines(diff) -> list[tuple[str, str]]:
+    """A diff as the human's views draw it (ui/diff_view.py): (removed | added | same, the line's text)."""
+    return [tuple(row) for row in diff.evaluate("""node => Array.from(node.querySelectorAll('.jp-webmcp-diff-row')).map(
+        row => [row.className.match(/jp-webmcp-diff-(same|removed|added)/)[1],
+                Array.from(row.childNodes).filter(c => !c.classList || !c.matches('.jp-webmcp-diff-mark, .jp-webmcp-sr-only'))
+                    .map(c => c.textContent).join('')])""")]
 
 
 def code_cell(cell_id: str, source: str) -> dict:

@@ -194,9 +194,9 @@ def test_the_file_browser_menu_cycles_a_closed_notebooks_access(lab):
 
 def test_the_agent_panel_sets_notebook_and_cell_access(lab):
     lab.save_file("access/panel.ipynb", notebook_json([code_cell("p1", "1"), code_cell("p2", "2")]))
-    lab.page.locator('.lm-TabBar-tab[data-id="jp-webmcp-agent-panel"]').click()
-    lab.page.locator(".jp-webmcp-refresh").click()
-    row = lab.page.locator('.jp-webmcp-row[data-path="access/panel.ipynb"]')
+    tab = lab.panel_tab("Access")
+    tab.locator(".jp-webmcp-refresh").click()
+    row = tab.locator('.jp-webmcp-row[data-path="access/panel.ipynb"]')
     row.locator(".jp-webmcp-cells-access").select_option("read")
     row.locator(".jp-webmcp-apply").click()
     wait_until(

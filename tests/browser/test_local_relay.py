@@ -161,8 +161,7 @@ def test_read_only_cells_and_propose_mode_hold_through_the_relay(lab, relay):
                                                 "expectedSourceHash": hashes["fixed"]})
     assert json.loads(denied.content[0].text)["error"] == "CELL_ACCESS_DENIED"
 
-    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    lab.page.locator(".jp-webmcp-propose-toggle").check()
+    lab.switch("propose-toggle", True)
     try:
         with ThreadPoolExecutor(1) as pool:
             call = pool.submit(relay.call, "jupyter_update_cell", {
@@ -183,7 +182,7 @@ def test_read_only_cells_and_propose_mode_hold_through_the_relay(lab, relay):
             assert box.is_visible() and lab.live_cells(path)[0]["source"] == "x = 1"
             box.locator(".jp-webmcp-proposal-deny").click()
     finally:
-        lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
+        lab.switch("propose-toggle", False)
 
 
 def test_the_connector_and_the_relays_files_come_from_the_sites_origin(lab):

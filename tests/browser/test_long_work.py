@@ -41,8 +41,7 @@ def wait_result(lab, pending_id: str) -> dict:
 
 def test_a_long_run_and_proposals_decided_after_the_budget_never_hang(lab):
     lab.call("jupyter_open_notebook", {"path": PROPOSE})
-    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    lab.page.locator(".jp-webmcp-propose-toggle").check()
+    lab.switch("propose-toggle", True)
     hashes = {cell["id"]: cell["sourceHash"] for cell in lab.call("jupyter_get_cells")["cells"]}
     lab.open_with_idle_kernel(LONG)
 
@@ -86,7 +85,7 @@ def test_a_long_run_and_proposals_decided_after_the_budget_never_hang(lab):
     assert time.monotonic() - started >= 28
     again = lab.call("jupyter_wait_for_result", {"pendingId": run["pendingId"]})  # kept for 10 minutes
     assert again == final
-    lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
+    lab.switch("propose-toggle", False)
 
 
 def test_an_unknown_pending_id_is_a_clear_error(lab):

@@ -3,7 +3,7 @@
 import pytest
 from pyodide_webmcp.base.hashing import source_hash
 
-from tests.browser.conftest import code_cell, notebook_json, payload
+from tests.browser.conftest import code_cell, diff_lines, notebook_json, payload
 from tests.waiting import wait_until
 
 PATH = "propose.ipynb"
@@ -15,8 +15,7 @@ def lab(lab_page):
     lab.open()
     lab.save_file(PATH, notebook_json([code_cell(f"c{i}", f"x{i} = {i}") for i in range(6)]))
     lab.call("jupyter_open_notebook", {"path": PATH})
-    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    lab.page.locator(".jp-webmcp-propose-toggle").check()
+    lab.switch("propose-toggle", True)
     assert lab.page.evaluate(
         "() => window.jupyterapp.commands.isToggled('jupyterlite-pyodide-webmcp:toggle-propose-mode')"
     ) is True
@@ -38,8 +37,7 @@ def live_source(lab, index):
 
 def test_accept_applies_the_change(lab):
     box = propose(lab, "c0", "x0 = 100")
-    assert box.locator(".jp-webmcp-diff-removed").inner_text() == "- x0 = 0"
-    assert box.locator(".jp-webmcp-diff-added").inner_text() == "+ x0 = 100"
+    assert diff_lines(box.locator(".jp-webmcp-diff")) == [("removed", "x0 = 0"), ("added", "x0 = 100")]
     assert live_source(lab, 0) == "x0 = 0"  # nothing changes before the human decides
     box.locator(".jp-webmcp-proposal-accept").click()
     result = lab.finish_call()
@@ -115,7 +113,7 @@ def test_an_insert_with_no_visible_place_is_reviewed_at_the_notebook_end(lab):
     lab.save_file("propose-hidden.ipynb", notebook_json([{**code_cell("SECRETONLY", "secret = 1"),
                                                           "metadata": {"jupyterlite_webmcp": {"access": "none"}}}]))
     lab.call("jupyter_open_notebook", {"path": "propose-hidden.ipynb"})
-    lab.page.locator(".jp-webmcp-review-insert").check()
+    lab.switch("review-insert", True)
     try:
         lab.start_call("jupyter_insert_cell", {"source": "at_the_end = 1"})
         box = lab.page.locator(".jp-webmcp-proposal")
@@ -133,7 +131,7 @@ def test_an_insert_with_no_visible_place_is_reviewed_at_the_notebook_end(lab):
         assert "SECRETONLY" not in str(accepted) and "SECRETONLY" not in str(denied)
         assert [c["id"] for c in lab.live_cells("propose-hidden.ipynb")][0] == "SECRETONLY"
     finally:
-        lab.page.locator(".jp-webmcp-review-insert").uncheck()
+        lab.switch("review-insert", False)
         lab.call("jupyter_open_notebook", {"path": PATH})
 
 
@@ -147,13 +145,13 @@ def test_size_access_and_hash_are_checked_before_anything_is_shown(lab):
 
 def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
     for action in ("insert", "delete", "run"):
-        lab.page.locator(f".jp-webmcp-review-{action}").check()
+        lab.switch(f"review-{action}", True)
     try:
         lab.start_call("jupyter_insert_cell", {"referenceCellId": "c5", "source": "added = True"})
         box = lab.page.locator(".jp-webmcp-proposal")
         box.wait_for(timeout=10_000)
         assert "new code cell below" in box.locator(".jp-webmcp-proposal-title").inner_text()
-        assert box.locator(".jp-webmcp-diff-added").inner_text() == "+ added = True"
+        assert diff_lines(box.locator(".jp-webmcp-diff")) == [("added", "added = True")]
         count = len(lab.live_cells(PATH))
         box.locator(".jp-webmcp-proposal-accept").click()
         inserted = lab.finish_call()
@@ -172,13 +170,13 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
 
         lab.start_call("jupyter_run_cells", {"cellIds": ["c5"]})
         box.wait_for(timeout=10_000)
-        assert box.locator(".jp-webmcp-diff-same").inner_text().endswith("x5 = 5")
+        assert diff_lines(box.locator(".jp-webmcp-diff"))[-1][1].endswith("x5 = 5")
         box.locator(".jp-webmcp-proposal-deny").click()
         assert lab.finish_call()["code"] == "PROPOSAL_DENIED"
         assert "executionCount" not in lab.call("jupyter_get_cells", {"cellIds": ["c5"]})["cells"][0]
     finally:
         for action in ("insert", "delete", "run"):
-            lab.page.locator(f".jp-webmcp-review-{action}").uncheck()
+            lab.switch(f"review-{action}", False)
 
 
 MOVE = "([from, to]) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.moveCell(from, to)"

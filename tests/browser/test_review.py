@@ -32,9 +32,7 @@ def lab(lab_page):
 
 
 def open_comments(lab):
-    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    lab.page.locator('.jp-webmcp-tab[data-tab="comments"]').click()
-    lab.page.locator(".jp-webmcp-thread-filter").select_option("all")
+    lab.panel_tab("Comments").locator(".jp-webmcp-thread-filter").select_option("all")
 
 
 def card(lab, thread_id):

@@ -65,7 +65,7 @@ def test_power_tools_are_off_until_the_owner_turns_them_on_and_the_change_is_liv
     assert not {"jupyter_execute_command", "jupyter_list_commands"} & tool_names(lab)
 
 
-def test_run_code_runs_in_the_kernel_and_the_human_sees_it_in_the_log(lab):
+def test_run_code_runs_in_the_kernel_and_the_human_sees_it_in_the_activity_feed(lab):
     lab.open_with_idle_kernel("demo.ipynb")
     shown = lab.call("jupyter_run_code", {"code": "snippet_value = 6 * 7\nprint('hello from a snippet')\nsnippet_value"})
     assert shown["status"] == "ok" and shown["notebookPath"] == "demo.ipynb"
@@ -75,16 +75,15 @@ def test_run_code_runs_in_the_kernel_and_the_human_sees_it_in_the_log(lab):
     assert [output.get("text") for output in again["outputs"]] == ["43"]
     failed = lab.call("jupyter_run_code", {"code": "1 / 0"})
     assert failed["status"] == "error" and failed["ename"] == "ZeroDivisionError"
-    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    lab.page.click('.jp-webmcp-tab[data-tab="log"]')
-    entries = lab.page.locator(".jp-webmcp-log-entry")
-    assert entries.count() == 3 and lab.page.inner_text('.jp-webmcp-tab[data-tab="log"]') == "Log (3)"
+    entries = lab.panel_tab("Activity").locator('.jp-webmcp-feed-line[data-tool="jupyter_run_code"]')
+    assert entries.count() == 3
     newest = entries.nth(0)
-    assert newest.get_attribute("data-status") == "error" and "1 / 0" in newest.inner_text()
-    first = entries.nth(2).inner_text()
-    assert "demo.ipynb" in first and "snippet_value = 6 * 7" in first and "hello from a snippet" in first
-    lab.page.click(".jp-webmcp-log-clear")
-    assert entries.count() == 0 and lab.page.inner_text('.jp-webmcp-tab[data-tab="log"]') == "Log"
+    assert newest.get_attribute("data-outcome") == "failed" and "ZeroDivisionError" in newest.inner_text()
+    assert "1 / 0" in newest.locator(".jp-webmcp-snippet").text_content()
+    first = entries.nth(2)
+    first.locator(".jp-webmcp-snippet summary").click()
+    shown = first.inner_text()
+    assert "demo.ipynb" in shown and "snippet_value = 6 * 7" in shown and "hello from a snippet" in shown
 
 
 def test_a_ten_megabyte_print_comes_back_bounded(lab):
@@ -100,10 +99,10 @@ def test_run_code_is_refused_on_a_notebook_with_a_hidden_cell(lab):
     hidden["metadata"] = {"jupyterlite_webmcp": {"access": "none"}}
     lab.save_file("with_hidden.ipynb", notebook_json([code_cell("v", "visible = 1"), hidden]))
     lab.open_with_idle_kernel("with_hidden.ipynb")
-    logged = lab.page.locator(".jp-webmcp-log-entry").count()
     refused = lab.error("jupyter_run_code", {"notebookPath": "with_hidden.ipynb", "code": "print(secret)"})
     assert refused["error"] == "NOTEBOOK_ACCESS_DENIED" and refused["detail"] == "HIDDEN_CELLS"
-    assert lab.page.locator(".jp-webmcp-log-entry").count() == logged
+    newest = lab.panel_tab("Activity").locator(".jp-webmcp-feed-line").first
+    assert newest.get_attribute("data-outcome") == "refused" and newest.locator(".jp-webmcp-snippet").count() == 0
 
 
 def test_the_choice_survives_a_reload_and_turning_it_off_unregisters_at_once(lab):

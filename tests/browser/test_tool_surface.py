@@ -153,14 +153,13 @@ def test_read_a_text_file_but_never_a_notebook(lab):
 
 def test_context_shows_propose_mode_and_a_kernel_can_be_started(lab):
     assert "proposeMode" not in lab.call("jupyter_get_context")
-    lab.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    lab.page.locator(".jp-webmcp-propose-toggle").check()
-    lab.page.locator(".jp-webmcp-review-run").check()
+    lab.switch("propose-toggle", True)
+    lab.switch("review-run", True)
     try:
         assert lab.call("jupyter_get_context")["proposeMode"] == {"on": True, "reviewed": ["run", "update"]}
     finally:
-        lab.page.locator(".jp-webmcp-review-run").uncheck()
-        lab.page.locator(".jp-webmcp-propose-toggle").uncheck()
+        lab.switch("review-run", False)
+        lab.switch("propose-toggle", False)
     lab.call("jupyter_open_notebook", {"notebookPath": EDIT})
     lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
     wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "unavailable", timeout=30)

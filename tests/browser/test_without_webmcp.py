@@ -84,7 +84,7 @@ def test_nothing_loads_until_the_human_asks_and_then_the_controls_work(no_webmcp
             "() => window.jupyterapp.commands.isToggled('jupyterlite-pyodide-webmcp:toggle-propose-mode')") is True
         page.evaluate("() => window.jupyterapp.commands.execute('jupyterlite-pyodide-webmcp:toggle-propose-mode')")
         page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-        page.locator(".jp-webmcp-propose-toggle").wait_for(timeout=10_000)
+        page.locator(".jp-webmcp-propose-toggle [role=switch]").wait_for(timeout=10_000)
         assert page.evaluate("() => 'modelContext' in document || 'modelContext' in navigator") is False
         assert recorder.foreign() == []
     finally:

@@ -74,7 +74,7 @@ def run_hostile_text(report, stress: StressPage, payloads: list[str] = PAYLOADS)
     page.evaluate(f"path => window.jupyterapp.shell.activateById({PANEL}.id)", PATH)
     # Show it all: the Comments tab, the file browser on the folder with the hostile names
     page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
-    page.locator('.jp-webmcp-tab[data-tab="comments"]').click()
+    page.locator(".jp-webmcp-tabs .lm-TabBar-tab", has_text="Comments").click()
     page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'hostile-text/'})")
     page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
     page.wait_for_timeout(3000)  # a time to do harm: there is no event for a script or a beacon that does not run

@@ -33,6 +33,11 @@ def test_a_line_says_the_verb_what_it_touched_and_how_it_ended():
     denied = feed_line(6, "t", "jupyter_update_cell", {}, OK, {"status": "denied", "reason": "not yet"}, [])
     assert (denied.outcome, denied.detail) == ("denied", "You said no: not yet")
     assert feed_line(7, "t", "course_grade", {}, OK, {}, []).text == "used course_grade"
+    raised = feed_line(8, "t", "jupyter_run_code", {}, OK, {"status": "error", "ename": "ZeroDivisionError",
+                                                             "evalue": "division by zero"}, [])
+    assert (raised.outcome, raised.detail) == ("failed", "ZeroDivisionError: division by zero")
+    cells = feed_line(9, "t", "jupyter_run_cells", {}, OK, {"results": [{"status": "ok"}, {"status": "error"}]}, [])
+    assert (cells.outcome, cells.detail) == ("failed", "1 of 2 cells raised an error")
 
 
 def test_the_same_line_again_is_counted_not_repeated_and_the_feed_is_bounded():

@@ -142,6 +142,12 @@ def outcome_of(envelope: dict[str, Any], payload: Any) -> tuple[Outcome, str]:
         return "denied", f"You said no: {reason}" if reason else "You said no."
     if status == "pending":
         return "pending", "Still running; the agent collects the result later."
+    if isinstance(payload, dict) and payload.get("ename"):  # the code it ran raised
+        return "failed", f"{payload['ename']}: {payload.get('evalue', '')}"
+    results = payload.get("results") if isinstance(payload, dict) else None
+    raised = [r for r in results if isinstance(r, dict) and r.get("status") == "error"] if isinstance(results, list) else []
+    if raised:
+        return "failed", f"{len(raised)} of {len(results or [])} cells raised an error"
     return "done", ""
 
 

@@ -134,10 +134,10 @@ class CellMarks:
             if row is not None:
                 row.remove()
             return
-        if row is None:
+        if row is None:  # right under the input: a proposal waiting in the cell goes under the marks
             row = self._page.element("div", **{"class": "jp-webmcp-cell-marks"})
-            output = found(node.querySelector(":scope > .jp-Cell-outputWrapper"))
-            node.insertBefore(row, output) if output is not None else node.appendChild(row)
+            source = found(node.querySelector(":scope > .jp-Cell-inputWrapper"))
+            source.after(row) if source is not None else node.appendChild(row)
         page = self._page
         chips = []
         if marks.here:

@@ -41,6 +41,7 @@ class ChangesTab:
         self._changed = changed  # the notebook's marks to redraw after a revert
         self._listen = page.listeners()
         self._items = page.listeners()
+        self._followed = ""  # the notebook current when last drawn: the list follows the human to another
         body.classList.add("jp-webmcp-changes")
         field, self._select = styled_select(page, "Notebook", "jp-webmcp-changes-notebook", [])
         self._select.addEventListener("change", self._listen(lambda *_: self.render()))
@@ -65,8 +66,8 @@ class ChangesTab:
         notebooks = self._lab.open_notebooks()
         current = self._lab.current_notebook()
         set_options(self._page, self._select, [(n.path, n.path) for n in notebooks])
-        if not str(self._select.value) and current is not None:
-            self._select.value = current.path
+        if current is not None and (current.path != self._followed or not str(self._select.value)):
+            self._select.value = self._followed = current.path
         notebook = self._notebook()
         stale, self._items = self._items, self._page.listeners()
         if notebook is None:

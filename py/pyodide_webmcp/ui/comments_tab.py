@@ -112,7 +112,8 @@ class CommentsTab:
             self._composer.appendChild(node)
         self._notice = page.element("p", **{"class": "jp-webmcp-notice", "role": "status"})
         self._threads = page.element("div", **{"class": "jp-webmcp-threads", "role": "list"})
-        for node in (field, self._composer, self._notice, self._threads):
+        self._note = page.element("p", **{"class": "jp-webmcp-note"})  # none to show, or some unreadable
+        for node in (field, self._composer, self._notice, self._threads, self._note):
             body.appendChild(node)
 
     def _filter_changed(self) -> None:
@@ -132,8 +133,8 @@ class CommentsTab:
     def render(self) -> None:
         notebook = self._lab.current_notebook()
         if notebook is None:
-            self._threads.replaceChildren(self._page.element("p", "Open a notebook to see its review comments.",
-                                                             **{"class": "jp-webmcp-note"}))
+            self._threads.replaceChildren()
+            self._note.textContent = "Open a notebook to see its review comments."
             return
         wanted = str(self._filter.value)
         records = notebook.cells()
@@ -151,11 +152,12 @@ class CommentsTab:
                 continue
             cards.append(self._card(notebook, thread))
         unreadable = store.unreadable_count() + (1 if store.damaged else 0)
+        notes = [] if cards else ["No comments here."]
         if unreadable:
-            text = f"{unreadable} stored review item(s) are in a form this version cannot show; they are kept as they are."
-            cards.append(self._page.element("p", text, **{"class": "jp-webmcp-unreadable"}))
-        if not cards:
-            cards.append(self._page.element("p", "No comments here.", **{"class": "jp-webmcp-note"}))
+            notes.append(f"{unreadable} stored review item(s) are in a form this version cannot show; they are kept "
+                         "as they are.")
+        self._note.textContent = " ".join(notes)
+        self._note.hidden = not notes
         self._threads.replaceChildren(*cards)
         stale.release()  # the old cards are gone, and so are their listeners
 
