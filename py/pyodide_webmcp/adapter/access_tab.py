@@ -5,11 +5,9 @@ from typing import Any, Optional
 
 from js import document
 
-from ..notebook.access import ACCESS_LEVELS, Access, is_access
+from ..notebook.access import ACCESS_LABELS, ACCESS_LEVELS, Access, is_access
 from .dom import Listeners, element, tab_body
 from .lab import Lab
-
-ACCESS_LABELS: dict[Access, str] = {"write": "write", "read": "read only", "none": "hidden"}
 
 
 def _chosen(select: Any) -> Optional[Access]:

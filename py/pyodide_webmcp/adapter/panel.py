@@ -7,9 +7,9 @@ import asyncio
 from typing import Any
 
 from ..base.shapes import OPT_IN_REVIEWS, OptInReview
-from ..notebook.access import Access, next_access
+from ..notebook.access import ACCESS_LABELS, Access, next_access
 from ..owner.site_settings import Settings
-from .access_tab import ACCESS_LABELS, AccessTab
+from .access_tab import AccessTab
 from .comments_tab import CommentsTab
 from .dom import Listeners, element
 from .ffi import js_value, to_js_object

@@ -23,6 +23,7 @@ VisibleAccess = Literal["write", "read"]
 Access = Literal[VisibleAccess, "none"]
 """The owner's choice, from the most the agent may do to the least (none: hidden from it)."""
 ACCESS_LEVELS: tuple[Access, ...] = get_args(Access)
+ACCESS_LABELS: dict[Access, str] = {"write": "write", "read": "read only", "none": "hidden"}  # as the menus say them
 Intent = Literal["read", "view", "write"]  # view: read, in an open notebook
 
 _ABSENT = object()
