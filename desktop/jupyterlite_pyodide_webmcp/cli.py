@@ -223,8 +223,8 @@ def main(argv: list[str] | None = None) -> None:
     serve = commands.add_parser("serve", parents=[lab], help="the lab for your own browser, on 127.0.0.1 (its "
                                 "WebMCP tools reach a desktop host through a local relay)")
     serve.add_argument("--no-browser", dest="open_browser", action="store_false", help="only print the link")
-    ship = commands.add_parser("ship-pyodide", help="make a lite folder ship Pyodide: a stock jupyter lite build "
-                               "there then loads nothing from outside the site")
+    ship = commands.add_parser("ship-pyodide", help="make the folder jupyter lite build runs in ship Pyodide: the "
+                               "site it builds there loads nothing from outside it")
     ship.add_argument("lite_dir", nargs="?", type=folder, default=Path.cwd(), metavar="LITE_DIR",
                       help="the folder jupyter lite build runs in (default: this one)")
     check = commands.add_parser("check", help="what a built site gives its visitors, before you publish it: the "

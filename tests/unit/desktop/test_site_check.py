@@ -22,7 +22,7 @@ from jupyterlite_pyodide_webmcp.sites import (
 from buildkit.paths import ROOT
 
 CDN_PYODIDE = "https://cdn.jsdelivr.net/pyodide/v314.0.6/full/pyodide.mjs"
-TOOLS = [{"name": "jupyter_get_cells", "setting": None}, {"name": "jupyter_run_code", "setting": "runCode"}]
+TOOLS = [{"name": "listed_always", "setting": None}, {"name": "listed_when_run_code", "setting": "runCode"}]
 
 
 def write(path, data) -> None:
@@ -77,8 +77,8 @@ def test_an_offline_site_with_the_bridge(site):
     report = check_site(site)
     text = report.text()
     assert report.problems == []
-    assert "Bridge: jupyterlite-pyodide-webmcp 0.1.0; the page lists 1 tool: jupyter_get_cells" in text
-    assert "off unless the settings turn them on: jupyter_run_code (runCode)" in text
+    assert "Bridge: jupyterlite-pyodide-webmcp 0.1.0; the page lists 1 tool: listed_always" in text
+    assert "off unless the settings turn them on: listed_when_run_code (runCode)" in text
     assert "Offline: yes." in text and "static/pyodide/" in text
     assert "Fast start: yes" in text
     assert "Agent access: 2 of the site's 3 notebooks keep cells from the agent:" in text
@@ -133,7 +133,7 @@ def test_the_site_s_settings_decide_the_tools_and_the_default_access(site):
 
     change_config(site, settings)
     text = check_site(site).text()
-    assert "the page lists 2 tools: jupyter_get_cells, jupyter_run_code" in text and "off unless" not in text
+    assert "the page lists 2 tools: listed_always, listed_when_run_code" in text and "off unless" not in text
     assert "Agent access: 3 of the site's 3 notebooks" in text and "a cell read only" in text
     assert "  welcome.ipynb: 2 read-only cells (of 2)" in text
     change_config(site, lambda data: data["litePluginSettings"][SETTINGS_ID].__setitem__("enabled", False))
