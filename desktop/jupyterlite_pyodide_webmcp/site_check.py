@@ -240,5 +240,6 @@ def access_lines(site: Path, settings: Settings) -> list[str]:
     if not kept:
         return [f"Agent access: the agent may read and change every cell of the site's "
                 f"{plural(len(notebooks), 'notebook')}{defaults}."]
-    return [f"Agent access: {len(kept)} of the site's {plural(len(notebooks), 'notebook')} keep cells from the "
-            f"agent{defaults}:", *(f"  {notebook.summary()}" for notebook in kept)]
+    return [f"Agent access: {len(kept)} of the site's {plural(len(notebooks), 'notebook')} "
+            f"{'keeps' if len(kept) == 1 else 'keep'} cells from the agent{defaults}:",
+            *(f"  {notebook.summary()}" for notebook in kept)]

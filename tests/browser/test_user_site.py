@@ -314,7 +314,7 @@ def test_the_check_describes_the_offline_course_site(course):
     flat = one_line(said)
     assert all(tool.name in flat for tool in DEFAULT_TOOLS)
     assert "Offline: yes." in said and "static/pyodide/" in said and "Fast start: yes" in said
-    assert "Agent access: 1 of the site's 2 notebooks keep cells from the agent:" in said
+    assert "Agent access: 1 of the site's 2 notebooks keeps cells from the agent:" in said
     assert "  lesson.ipynb: 1 hidden cell, 1 read-only cell (of 3)" in said
     assert "https: needed." in said and "Problems:" not in said
 
