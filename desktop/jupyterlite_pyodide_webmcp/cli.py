@@ -4,6 +4,7 @@
                                    [--isolated]
     jupyterlite-pyodide-webmcp serve [--contents DIR] [--tools WHEEL...] [--port N] [--no-browser]
     jupyterlite-pyodide-webmcp ship-pyodide [LITE_DIR]
+    jupyterlite-pyodide-webmcp check SITE_DIR
 
 With --contents, the lab reads and writes DIR in place (contents_api.py); without it, an empty lab keeps
 its files in the browser profile.
@@ -222,16 +223,28 @@ def main(argv: list[str] | None = None) -> None:
     serve = commands.add_parser("serve", parents=[lab], help="the lab for your own browser, on 127.0.0.1 (its "
                                 "WebMCP tools reach a desktop host through a local relay)")
     serve.add_argument("--no-browser", dest="open_browser", action="store_false", help="only print the link")
-    ship = commands.add_parser("ship-pyodide", help="make a lite folder ship Pyodide: a stock jupyter lite build "
-                               "there then loads nothing from outside the site")
+    ship = commands.add_parser("ship-pyodide", help="make the folder jupyter lite build runs in ship Pyodide: the "
+                               "site it builds there loads nothing from outside it")
     ship.add_argument("lite_dir", nargs="?", type=folder, default=Path.cwd(), metavar="LITE_DIR",
                       help="the folder jupyter lite build runs in (default: this one)")
+    check = commands.add_parser("check", help="what a built site gives its visitors, before you publish it: the "
+                                "bridge and its tools, whether it is offline, the notebooks' agent access, https")
+    check.add_argument("site", type=folder, metavar="SITE_DIR", help="the built site (jupyter lite build's output)")
     args = parser.parse_args(argv)
     if args.command == "ship-pyodide":
         from .offline import ship_pyodide
 
-        print(ship_pyodide(args.lite_dir))
+        try:
+            print(ship_pyodide(args.lite_dir))
+        except FileNotFoundError as error:
+            sys.exit(str(error))
         return
+    if args.command == "check":
+        from .site_check import check_site
+
+        report = check_site(args.site)
+        print(report.text())
+        sys.exit(1 if report.problems else 0)
     from .contents_api import FolderAPI
     from .sites import (
         BRIDGE_ASSETS,

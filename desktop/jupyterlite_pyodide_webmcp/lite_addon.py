@@ -1,5 +1,6 @@
 """A `jupyter lite build` addon: the site's own tools, read off the wheels its settings list, go into the
-site's copy of the bridge's manifest, so the page lists them with the built-in tools from the start.
+site's copy of the bridge's manifest, so the page lists them with the built-in tools from the start; and a
+kernel whose Pyodide ships the bridge's standard library starts on the bridge's copy (offline.shared_stdlib).
 
 Their definitions are also checked with `tdqs lint` (Glama's tool definition linter, the same check the
 bridge's own tools pass) when tdqs is importable; its findings are printed, and never fail the build.
@@ -15,14 +16,16 @@ from jupyterlite_core.addons.base import BaseAddon
 from jupyterlite_core.constants import JUPYTERLITE_JSON
 
 from .mcp_server import ManifestTools, mcp_tool
-from .sites import SETTINGS_ID
+from .offline import shared_stdlib
+from .sites import KERNEL_PLUGIN, SETTINGS_ID
 
 MANIFEST = Path("extensions") / "jupyterlite-pyodide-webmcp" / "static" / "bridge" / "manifest.json"
 PROBE_TIMEOUT_S = 120
 
 
-class SiteToolsAddon(BaseAddon):
-    """Lists a site's own tools (the `ownerTools` setting) in the bridge's manifest."""
+class BridgeSiteAddon(BaseAddon):
+    """Lists a site's own tools (the `ownerTools` setting) in the bridge's manifest, and shares the bridge's
+    standard library with the kernel where the site's Pyodide ships the same file."""
 
     __all__ = ["post_build"]
 
@@ -34,6 +37,20 @@ class SiteToolsAddon(BaseAddon):
             file_dep=[output / JUPYTERLITE_JSON],
             actions=[(self.list_site_tools, [output])],
         )
+        yield self.task(
+            name="shared-stdlib",
+            doc="start the kernel on the bridge's standard library when the site's Pyodide ships the same file",
+            file_dep=[output / JUPYTERLITE_JSON],
+            actions=[(self.share_stdlib, [output])],
+        )
+
+    def share_stdlib(self, output: Path) -> None:
+        config = output / JUPYTERLITE_JSON
+        kernel = self.get_lite_plugin_settings(config, KERNEL_PLUGIN)
+        shared = shared_stdlib(kernel, output)
+        if shared != kernel:
+            self.set_lite_plugin_settings(config, KERNEL_PLUGIN, shared)
+            self.log.info("[lite] [webmcp] the kernel starts on the bridge's standard library (one download for both)")
 
     def list_site_tools(self, output: Path) -> None:
         manifest_path = output / MANIFEST

@@ -23,6 +23,9 @@ SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"  # the bridge's settings, in a
 BRIDGE_ASSETS = Path("static") / "bridge"
 SITE_BRIDGE_ASSETS = Path("extensions") / EXTENSION / BRIDGE_ASSETS
 RUNTIME = Path(__file__).with_name("pyodide")
+STDLIB = "python_stdlib.zip"  # the bridge's standard library, compiled to bytecode, in BRIDGE_ASSETS
+SITE_STDLIB_URL = f"./{(SITE_BRIDGE_ASSETS / STDLIB).as_posix()}"  # where a built site serves it
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 CACHE_ENV = "JUPYTERLITE_WEBMCP_CACHE"
 
 # jupyter-lite.json: no PyPI fallback (everything the kernel loads is in the site), and the kernel starts
@@ -32,9 +35,9 @@ SITE_CONFIG = {
     "jupyter-config-data": {
         "appName": "JupyterLite",
         "litePluginSettings": {
-            "@jupyterlite/pyodide-kernel-extension:kernel": {
+            KERNEL_PLUGIN: {
                 "disablePyPIFallback": True,
-                "loadPyodideOptions": {"stdLibURL": f"./{SITE_BRIDGE_ASSETS.as_posix()}/python_stdlib.zip"},
+                "loadPyodideOptions": {"stdLibURL": SITE_STDLIB_URL},
             }
         },
     },

@@ -20,11 +20,14 @@ from tests.waiting import wait_until
 
 ERROR_CODES = {code.value for code in ErrorCode}
 
+STATUS = ".jp-webmcp-status"
 READY = ".jp-webmcp-status[data-state=ready]"
 SETTLED = ".jp-webmcp-status[data-state=ready], .jp-webmcp-status[data-state=unavailable]"
 BOOT_TIMEOUT_MS = 120_000
 ERRORS_SEEN: dict[str, set[str]] = {}
 DEFAULT_TOOLS = [tool for tool in BUILT_IN if tool.setting is None]  # registered unless the owner opts in to more
+CONTROLS_ON = ("WebMCP unavailable: this browser has no WebMCP; the access, review and Propose-mode controls are on "
+               "(no agent can connect)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -72,6 +75,15 @@ def served():
 
 def chromium_path() -> str:
     return os.environ.get("CHROMIUM") or shutil.which("chromium") or pytest.fail("Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def no_webmcp(playwright):
+    """Chromium without WebMCP, as most browsers are: no agent can connect."""
+    browser = playwright.chromium.launch(executable_path=chromium_path(),
+                                         args=[flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag])
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

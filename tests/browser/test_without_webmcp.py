@@ -4,32 +4,19 @@ status item, or with the page when the settings ask for them."""
 
 import json
 
-import pytest
-
-from buildkit.env import CHROMIUM_FLAGS
 from tests.browser.conftest import (
+    CONTROLS_ON,
+    STATUS,
     RequestRecorder,
-    chromium_path,
     code_cell,
     notebook_json,
 )
 from tests.waiting import wait_until
 
 SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
-STATUS = ".jp-webmcp-status"
-CONTROLS_ON = ("WebMCP unavailable: this browser has no WebMCP; the access, review and Propose-mode controls are on "
-               "(no agent can connect)")
 PATH = "controls.ipynb"
 SAVE = """([path, content]) => window.jupyterapp.serviceManager.contents.save(path, {type: 'notebook', format: 'json',
     content})"""
-
-
-@pytest.fixture(scope="module")
-def no_webmcp(playwright):
-    browser = playwright.chromium.launch(executable_path=chromium_path(),
-                                         args=[flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag])
-    yield browser
-    browser.close()
 
 
 def open_lab(no_webmcp, site_url, settings=None):

@@ -11,6 +11,8 @@ VisibleAccess = Literal["write", "read"]
 Access = Literal[VisibleAccess, "none"]
 """The owner's choice, from the most the agent may do to the least (none: hidden from it)."""
 ACCESS_LEVELS: tuple[Access, ...] = get_args(Access)
+ACCESS_LABELS: dict[Access, str] = {"write": "write", "read": "read only", "none": "hidden"}
+"""Each level as the human's menus and the owner's tools say it."""
 
 
 def is_access(value: object) -> TypeIs[Access]:

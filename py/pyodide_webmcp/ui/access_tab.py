@@ -3,11 +3,10 @@
 import asyncio
 from typing import Any, Optional
 
-from ..base.access_levels import ACCESS_LEVELS, Access, is_access
+from ..base.access_levels import ACCESS_LABELS, ACCESS_LEVELS, Access, is_access
 from .controls import button, styled_select
 from .page import HumanLab, Page
 
-ACCESS_LABELS: dict[Access, str] = {"write": "write", "read": "read only", "none": "hidden"}
 LEVELS = [(level, ACCESS_LABELS[level]) for level in ACCESS_LEVELS]
 
 

@@ -5,9 +5,8 @@ written for it keep working."""
 import asyncio
 from typing import Any
 
-from ..base.access_levels import Access
+from ..base.access_levels import ACCESS_LABELS, Access
 from ..notebook.access import next_access
-from .access_tab import ACCESS_LABELS
 from .comments_tab import active_cell_anchor, output_anchor_at, selection_anchor
 from .page import HumanLab, Page
 from .panel import AgentPanel
