@@ -8,6 +8,7 @@
     python3 build.py docs      regenerate docs/tools.md from the tool registry
     python3 build.py bench     build, then measure the bridge beside the reference (JS) in Chromium
     python3 build.py stress    build, then the stress run: the guarantees under volume, hostile content and faults
+    python3 build.py shots     build both sites, then draw the human's side beside the reference's (docs/images)
     python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
     python3 build.py hosts     the long runs of the client tests (every client, pending results, the relay's variants)
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
@@ -125,6 +126,20 @@ def bench(options: argparse.Namespace) -> None:
     run_benchmark(chromium, options, BUILD / "bench.json")
 
 
+def shots() -> None:
+    from buildkit.demo_site import build_demo_site
+    from buildkit.env import browser_for_tests
+    from buildkit.reference import build_reference_site
+
+    chromium = browser_for_tests()
+    build_demo_site(chromium)
+    build_reference_site()
+    sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
+    from tests.ui_shots import take_shots
+
+    take_shots(chromium)
+
+
 def stress(args) -> None:
     from buildkit.demo_site import build_demo_site
     from buildkit.env import browser_for_tests
@@ -183,6 +198,8 @@ def main() -> None:
                               help="only a browser without WebMCP: the page, then the human's controls started")
     bench_parser.add_argument("--folder-only", action="store_true",
                               help="only the installed mcp command on a folder: first answers, a 5 MB save, refusals")
+    commands.add_parser("shots", help="build both sites, then screenshots of the human's side beside the reference's "
+                                      "in both themes (docs/images, build/shots), with axe-core's findings")
     stress_parser = commands.add_parser("stress", help="build, then the stress run (docs/reliability.md)")
     stress_parser.add_argument("--privacy-calls", type=int, default=10_000, help="randomized calls, every tool")
     stress_parser.add_argument("--robustness-calls", type=int, default=5_000, help="schema-fuzzed calls")
@@ -247,6 +264,8 @@ def main() -> None:
         bench(args)
     elif args.command == "stress":
         stress(args)
+    elif args.command == "shots":
+        shots()
     elif args.command == "test":
         test(extra)
     elif args.command == "hosts":

@@ -33,6 +33,9 @@ def test_a_line_says_the_verb_what_it_touched_and_how_it_ended():
     denied = feed_line(6, "t", "jupyter_update_cell", {}, OK, {"status": "denied", "reason": "not yet"}, [])
     assert (denied.outcome, denied.detail) == ("denied", "You said no: not yet")
     assert feed_line(7, "t", "course_grade", {}, OK, {}, []).text == "used course_grade"
+    commented = feed_line(10, "t", "jupyter_create_comment", {"notebookPath": "a.ipynb", "anchor": {"cellId": "m"}},
+                          OK, {}, [], place=lambda path, cell: 4)
+    assert commented.text == "commented cell 5"
     raised = feed_line(8, "t", "jupyter_run_code", {}, OK, {"status": "error", "ename": "ZeroDivisionError",
                                                              "evalue": "division by zero"}, [])
     assert (raised.outcome, raised.detail) == ("failed", "ZeroDivisionError: division by zero")

@@ -155,7 +155,9 @@ def asked_cells(arguments: Any) -> list[str]:
     """The cell ids a call's arguments name."""
     if not isinstance(arguments, dict):
         return []
-    named = [arguments.get("cellId")] + list(arguments.get("cellIds") or [])
+    anchor = arguments.get("anchor")
+    named = [arguments.get("cellId"), anchor.get("cellId") if isinstance(anchor, dict) else None]
+    named += list(arguments.get("cellIds") or [])
     named += [edit.get("cellId") for edit in arguments.get("cells") or [] if isinstance(edit, dict)]
     return [cell_id for cell_id in named if isinstance(cell_id, str)]
 
