@@ -11,12 +11,12 @@ import json
 import threading
 from pathlib import Path
 
+from jupyterlite_pyodide_webmcp.site_server import site_server
 from playwright.sync_api import sync_playwright
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import BUILD, ROOT, SITE
 from buildkit.reference import REFERENCE_SITE
-from jupyterlite_pyodide_webmcp.site_server import site_server
 from tests.waiting import wait_until
 
 DOCS_IMAGES = ROOT / "docs" / "images"

@@ -183,13 +183,13 @@ def check_site(site: Path) -> SiteReport:
 
 def bridge_lines(manifest: dict[str, Any], package: Any, settings: Settings) -> list[str]:
     version = package.get("version") if isinstance(package, dict) else None
-    early = [tool for tool in manifest.get("early", {}).get("tools", []) if isinstance(tool, dict)]
+    prelisted = [tool for tool in manifest.get("prelisted", {}).get("tools", []) if isinstance(tool, dict)]
     own = [tool.get("name") for tool in (manifest.get("siteTools") or {}).get("tools", [])]
-    listed = sorted(tool["name"] for tool in early if settings.allows(tool.get("setting"))) + own
+    listed = sorted(tool["name"] for tool in prelisted if settings.allows(tool.get("setting"))) + own
     head = f"Bridge: {EXTENSION} {version or '(version unknown)'}; "
     if not settings.enabled:
         return [head + "the site's settings turn it off: the page lists no tools"]
-    off = [f"{tool['name']} ({tool['setting']})" for tool in early if not settings.allows(tool.get("setting"))]
+    off = [f"{tool['name']} ({tool['setting']})" for tool in prelisted if not settings.allows(tool.get("setting"))]
     return [head + f"the page lists {plural(len(listed), 'tool')}: {', '.join(listed)}",
             *([f"  off unless the settings turn them on: {', '.join(off)}"] if off else []),
             f"  the site's own tools among them: {', '.join(own) if own else 'none'}"]

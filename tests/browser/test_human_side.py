@@ -50,7 +50,8 @@ def test_after_an_agent_edit_and_run_the_cells_the_feed_and_the_presence_say_so(
     lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
                                      "source": MEAN_NOW})
     lab.call("jupyter_run_cells", {"notebookPath": path, "cellIds": ["readings", "mean"]})
-    wait_until(lambda: len(chips(lab, 1)) == 2, what="the edited and run cell's two chips")
+    wait_until(lambda: len(chips(lab, 1)) == 2 and not chips(lab, 1)[0].startswith("Browser agent"),
+               what="the edited and run cell's two chips, the agent gone from it")
     edited, ran = chips(lab, 1)
     assert edited.startswith("Edited by agent · ") and edited.endswith(" · ±2") and ran.startswith("Run by agent · ")
     assert [text.split(" · ")[0] for text in chips(lab, 0)] == ["Run by agent"] and chips(lab, 2) == []

@@ -12,6 +12,7 @@ from tests.browser.conftest import (
     READY,
     Lab,
     RequestRecorder,
+    diff_lines,
     notebook_json,
     payload,
     require_current_site,
@@ -104,7 +105,7 @@ def test_a_write_is_reviewed_in_propose_mode(lab):
         lab.start_call("course_mark_for_review", {"cellId": "a1", "expectedSourceHash": digest})
         box = lab.page.locator(".jp-webmcp-proposal")
         box.wait_for(timeout=10_000)
-        assert box.locator(".jp-webmcp-diff-added").first.inner_text() == "+ # ready for review"
+        assert ("added", "# ready for review") in diff_lines(box.locator(".jp-webmcp-diff"))
         assert lab.live_cells("week1.ipynb")[1]["source"] == "total = 1 + 2"  # nothing before the human decides
         box.locator(".jp-webmcp-proposal-accept").click()
         result = lab.finish_call()

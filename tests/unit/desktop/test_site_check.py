@@ -51,7 +51,7 @@ def site(tmp_path):
         "litePluginSettings": {KERNEL_PLUGIN: kernel}}})
     write(root / "extensions" / EXTENSION / "package.json", {"version": "0.1.0"})
     write(root / SITE_BRIDGE_ASSETS / "manifest.json", {"pyodideVersion": "314.0.6", "snapshot": {"file": "snapshot.gz"},
-                                                          "early": {"tools": TOOLS}})
+                                                          "prelisted": {"tools": TOOLS}})
     (root / SITE_BRIDGE_ASSETS / "python_stdlib.zip").write_bytes(b"zip")
     write(root / "static" / "pyodide" / "pyodide-lock.json", {"info": {"version": "314.0.6"}})
     (root / "static" / "pyodide" / "pyodide.mjs").write_text("export {}")
