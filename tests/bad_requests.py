@@ -34,7 +34,7 @@ def status_of(port: int, request: bytes) -> int | None:
                 if not received:
                     break
                 answer += received
-    return int(answer.split(b" ")[1]) if answer.startswith(b"HTTP/1.1 ") else None
+    return int(answer.split(b" ")[1]) if answer.startswith(b"HTTP/") else None
 
 
 SLOW_REQUEST = b"GET /lab/index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: one byte a second\r\n\r\n"

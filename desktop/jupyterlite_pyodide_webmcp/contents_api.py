@@ -43,6 +43,7 @@ from traitlets import Unicode, default
 from traitlets.config import Config
 
 from .site_server import SiteFiles, json_error, quiet
+from .stdio import log as command_log
 
 TOKEN_FRAGMENT = "contents-token"  # the lab's URL carries the secret after "#", never sent to a server
 FILES_FRAGMENT = "files-token"  # ... and the one for /files/, which a download URL carries
@@ -113,7 +114,6 @@ class FolderContents(AsyncLargeFileManager):
 
     async def save(self, model, path=""):
         path = path.strip("/")
-        self._refuse_out_of_reach(path)  # Jupyter Server's handlers check every write but a new untitled file
         self._keep_changed_on_disk(path)
         saved = await super().save(model, path)
         if model.get("chunk") in (None, -1):
@@ -123,26 +123,6 @@ class FolderContents(AsyncLargeFileManager):
     async def rename_file(self, old_path, new_path):
         await super().rename_file(old_path, new_path)
         self.read[new_path.strip("/")] = self.read.pop(old_path.strip("/"), None)
-
-    async def create_checkpoint(self, path):
-        self._refuse_out_of_reach(path)
-        return await super().create_checkpoint(path)
-
-    async def list_checkpoints(self, path):
-        self._refuse_out_of_reach(path)
-        return await super().list_checkpoints(path)
-
-    async def restore_checkpoint(self, checkpoint_id, path):
-        self._refuse_out_of_reach(path)
-        return await super().restore_checkpoint(checkpoint_id, path)
-
-    async def delete_checkpoint(self, checkpoint_id, path):
-        self._refuse_out_of_reach(path)
-        return await super().delete_checkpoint(checkpoint_id, path)
-
-    def _refuse_out_of_reach(self, path: str) -> None:
-        if self.out_of_reach(path):
-            raise HTTPError(404, f"file or directory {path!r} does not exist")
 
     def _os_path(self, path: str) -> Path:
         return Path(self._get_os_path(path))
@@ -215,7 +195,19 @@ class LabOnly(JupyterHandler):
             super().log_exception(typ, value, tb)
 
 
-class FolderContentsHandler(LabOnly, contents_handlers.ContentsHandler):
+class InTheFolder(LabOnly):
+    """A handler of the folder's paths, for which a path out of reach does not exist, whatever the method (Jupyter
+    Server checks hidden paths per method, and not all of them: not a checkpoint's, not a new untitled file's)."""
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        self.check_origin()  # which Jupyter Server's file handler does not check
+        path = self.path_kwargs.get("path") or (self.path_args or [""])[0]
+        if self.contents_manager.out_of_reach(path):
+            raise HTTPError(404, f"file or directory {path.strip('/')!r} does not exist")
+
+
+class FolderContentsHandler(InTheFolder, contents_handlers.ContentsHandler):
     """/api/contents/PATH."""
 
     async def _finish_error(self, code: int, message: str) -> None:
@@ -224,11 +216,11 @@ class FolderContentsHandler(LabOnly, contents_handlers.ContentsHandler):
         await self.finish(json.dumps({"message": message, "reason": None}))
 
 
-class FolderCheckpoints(LabOnly, contents_handlers.CheckpointsHandler):
+class FolderCheckpoints(InTheFolder, contents_handlers.CheckpointsHandler):
     """/api/contents/PATH/checkpoints."""
 
 
-class FolderCheckpoint(LabOnly, contents_handlers.ModifyCheckpointsHandler):
+class FolderCheckpoint(InTheFolder, contents_handlers.ModifyCheckpointsHandler):
     """/api/contents/PATH/checkpoints/ID."""
 
 
@@ -237,18 +229,10 @@ CONTENTS_ROUTES = {contents_handlers.ContentsHandler: FolderContentsHandler,
                    contents_handlers.ModifyCheckpointsHandler: FolderCheckpoint}
 
 
-class FolderFiles(LabOnly, AuthenticatedFileHandler):
-    """/files/PATH: the folder's files raw, to the lab's origin, as sandboxed documents (no script of one
-    runs on this origin)."""
+class FolderFiles(InTheFolder, AuthenticatedFileHandler):
+    """/files/PATH: the folder's files raw, as sandboxed documents (no script of one runs on this origin)."""
 
     content_security_policy = "sandbox"
-
-    async def prepare(self) -> None:
-        await super().prepare()
-        self.check_origin()
-        path = self.path_args[0]
-        if self.contents_manager.out_of_reach(path):
-            raise HTTPError(404, f"file {path!r} does not exist")
 
 
 class FolderSite(LabOnly, SiteFiles):
@@ -267,11 +251,11 @@ class FolderSiteConfig(LabOnly):
     """The site's jupyter-lite.json, with the folder's drive in place of the browser's."""
 
     def initialize(self, path: str) -> None:
-        self.path = Path(path)
+        self.config_file = Path(path)
 
     @allow_unauthenticated
     def get(self) -> None:
-        config = json.loads(self.path.read_text())
+        config = json.loads(self.config_file.read_text())
         data = config.setdefault("jupyter-config-data", {})
         for name, value in LAB_CONFIG["jupyter-config-data"].items():
             data[name] = [*data.get(name, []), *value] if isinstance(value, list) else value
@@ -305,14 +289,10 @@ class CommandLog(logging.Handler):
         self.write(self.format(record))
 
 
-def to_stderr(line: str) -> None:
-    logging.getLogger(__name__).warning(line)
-
-
 class FolderAPI:
     """The folder `root` for this run's lab: its two secrets, and the application that serves it."""
 
-    def __init__(self, root: Path, *, secret: str | None = None, log: Callable[[str], None] = to_stderr):
+    def __init__(self, root: Path, *, secret: str | None = None, log: Callable[[str], None] = command_log):
         self.root = Path(root).resolve()
         self.secret = secret or secrets.token_urlsafe(32)
         self.files_secret = secrets.token_urlsafe(32)

@@ -42,9 +42,9 @@ HEAD_LIMIT = 64 * 1024  # a request's line and headers: tornado's own bound
 BODY_LIMIT = 256 * 1024 * 1024  # far above any notebook a lab in the browser can hold, far below the memory
 HEAD_SECONDS = 10  # to send a request's line and headers; an idle connection is closed after as long
 BODY_SECONDS = 60
-HEAD_TOO_LARGE_WHY = b"the request line and headers are over 64 KiB here\n"
+TOO_LARGE_WHY = b"the request line and headers are over %d KiB here\n" % (HEAD_LIMIT // 1024)
 HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain\r\n"
-                  b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(HEAD_TOO_LARGE_WHY), HEAD_TOO_LARGE_WHY))
+                  b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(TOO_LARGE_WHY), TOO_LARGE_WHY))
 
 
 def json_error(handler: RequestHandler, status_code: int, **kwargs) -> None:
@@ -98,7 +98,8 @@ class SiteAnswers(OutputTransform):
 
 
 class HeadAnsweringStream(IOStream):
-    """A connection that answers 431 to a request line and headers over HEAD_LIMIT, before tornado closes it."""
+    """A connection that answers 431 to a read over its bound (a request line and headers over HEAD_LIMIT; also a
+    chunked body's size line over 64 bytes) before tornado closes it."""
 
     def close(self, exc_info=False) -> None:
         if isinstance(exc_info, UnsatisfiableReadError) and not self.closed():
