@@ -26,6 +26,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
+from buildkit.env import CHROMIUM_FLAGS
 from tests.bad_requests import bad_requests, slow_client_let_go, status_of
 from tests.hostclients import code_cell, notebook
 from tests.waiting import wait_until
@@ -75,20 +78,44 @@ def status(port: int, path: str, headers: dict) -> str:
 def answer_to(port: int, request: bytes) -> str:
     asked = time.monotonic()
     answer = status_of(port, request)
-    if answer is None:
-        return "nothing in 60 s: the server waits" if time.monotonic() - asked > 59 else "nothing: the connection is closed"
-    return str(answer)
+    if answer is not None:
+        return str(answer)
+    return "nothing in 60 s: the server waits" if time.monotonic() - asked > 59 else "nothing: the connection is closed"
 
 
-def one_run(source: Path | None, home: Path, folder: Path, chromium: str, refusals: bool) -> dict:
+def answers(port: int) -> list[tuple[str, str]]:
+    """What the server on `port` answers another program: the tests' refusals, then requests no browser sends."""
+    ten_mb = (f"PUT /api/contents/big.txt HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 10000000\r\n"
+              "\r\n").encode() + b"x" * 10_000_000
+    unusual = {what: request for what, (request, _) in bad_requests(f"127.0.0.1:{port}").items()}
+    unusual["a 10 MB body, no secret"] = ten_mb
+    return [*((what, status(port, path, headers)) for what, path, headers in REFUSALS),
+            *((what, answer_to(port, request)) for what, request in unusual.items()),
+            ("one byte a second", "let go" if slow_client_let_go(port) else "held"),
+            ("the lab", status(port, "/lab/index.html", {}))]
+
+
+def lab_loaded(link: str, chromium: str) -> None:
+    """The lab opened from the command's link, its bridge ready and the folder listed."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        page = browser.new_page()
+        page.goto(link)
+        page.wait_for_selector(READY, timeout=180_000)
+        page.locator(".jp-DirListing-item", has_text="work.ipynb").wait_for(timeout=60_000)
+        browser.close()
+
+
+def one_run(source: Path | None, home: Path, folder: Path, chromium: str, with_answers: bool) -> dict:
     argv, extra = command(source)
     log = home / f"serve-{time.monotonic_ns()}.log"
-    env = {"PATH": str(Path(sys.executable).parent), "HOME": str(home), "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache"),
-           **extra}
+    env = {"PATH": str(Path(sys.executable).parent), "HOME": str(home),
+           "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache"), **extra}
     started = time.monotonic()
     with log.open("wb") as output:
         process = subprocess.Popen([*argv, "serve", "--contents", str(folder), "--no-browser", "--port", "0"],
                                    stdout=output, stderr=subprocess.STDOUT, env=env)
+
     def printed_link():
         if process.poll() is not None:
             raise RuntimeError(f"the command ended:\n{log.read_text()[-2000:]}")
@@ -98,28 +125,10 @@ def one_run(source: Path | None, home: Path, folder: Path, chromium: str, refusa
         link = wait_until(printed_link, timeout=600, interval=0.02, what="the link")
         wait_until(lambda: answered(link.group(1).split("#")[0]), timeout=60, interval=0.02, what="a first answer")
         figures = {"firstAnswer": time.monotonic() - started, "rssIdle": rss_mib(process.pid)}
-        from playwright.sync_api import sync_playwright
-
-        from buildkit.env import CHROMIUM_FLAGS
-
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-            page = browser.new_page()
-            page.goto(link.group(1))
-            page.wait_for_selector(READY, timeout=180_000)
-            page.locator(".jp-DirListing-item", has_text="work.ipynb").wait_for(timeout=60_000)  # the folder listed
-            figures["rssServing"] = rss_mib(process.pid)
-            browser.close()
-        if refusals:
-            port = int(link.group(2))
-            figures["refusals"] = [(what, status(port, path, headers)) for what, path, headers in REFUSALS]
-            ten_mb = (f"PUT /api/contents/big.txt HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 10000000\r\n"
-                      "\r\n").encode() + b"x" * 10_000_000
-            for what, request in [*((what, request) for what, (request, _) in bad_requests(f"127.0.0.1:{port}").items()),
-                                  ("a 10 MB body, no secret", ten_mb)]:
-                figures["refusals"].append((what, answer_to(port, request)))
-            figures["refusals"].append(("one byte a second", "let go" if slow_client_let_go(port) else "held"))
-            figures["refusals"].append(("the lab", status(port, "/lab/index.html", {})))
+        lab_loaded(link.group(1), chromium)
+        figures["rssServing"] = rss_mib(process.pid)
+        if with_answers:
+            figures["answers"] = answers(int(link.group(2)))
         figures["tracebacks"] = log.read_text().count("Traceback")
         return figures
     finally:
@@ -152,11 +161,11 @@ def main() -> None:
     folder.mkdir()
     (folder / "work.ipynb").write_text(json.dumps(notebook([code_cell("w", "w = 1")])))
     sources = [None, *([args.before] if args.before else [])]
-    one_run(None, home, folder, chromium, refusals=False)  # builds the site into the cache
+    one_run(None, home, folder, chromium, with_answers=False)  # builds the site into the cache
     runs: dict = {source: [] for source in sources}
     for run in range(args.runs):
         for source in sources:
-            runs[source].append(one_run(source, home, folder, chromium, refusals=run == 0))
+            runs[source].append(one_run(source, home, folder, chromium, with_answers=run == 0))
     for source in sources:
         print_runs(source, runs[source])
 
@@ -168,10 +177,11 @@ def print_runs(source: Path | None, runs: list[dict]) -> None:
     for name, label, unit in (("firstAnswer", "first answer", "s"), ("rssIdle", "memory at the first answer", "MiB"),
                               ("rssServing", "memory, the lab loaded", "MiB")):
         values = [run[name] for run in runs]
-        print(f"{label:30} median {statistics.median(values):6.1f} {unit}  (min {min(values):.1f}, max {max(values):.1f})")
+        print(f"{label:30} median {statistics.median(values):6.1f} {unit}  "
+              f"(min {min(values):.1f}, max {max(values):.1f})")
     print(f"{'tracebacks in the log':30} {sum(run['tracebacks'] for run in runs)}")
     print(f"{'lines of server code':30} {server_lines(code)} (site_server.py, contents_api.py)\n")
-    for what, answer in runs[0]["refusals"]:
+    for what, answer in runs[0]["answers"]:
         print(f"  {what:38} {answer}")
 
 

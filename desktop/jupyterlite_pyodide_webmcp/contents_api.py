@@ -20,6 +20,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 from collections.abc import Callable
@@ -305,15 +306,16 @@ class FolderAPI:
     def application(self, site: Path, prefix: str = "/") -> Application:
         """Jupyter Server's application on the folder, with the site's files under `prefix` (made in the thread
         that serves it)."""
+        secrets_config = Config({"RunSecrets": {"token": self.secret, "files_token": self.files_secret}})
         server = FolderServer(root_dir=str(self.root), base_url=prefix, allow_remote_access=False,
                               cookie_secret=secrets.token_bytes(32),  # unused; else written in the user's profile
                               contents_manager_class=FolderContents, identity_provider_class=RunSecrets,
-                              log=self.logger, tornado_settings={"log_function": quiet}, config=Config({"RunSecrets": {"token": self.secret,
-                                                                           "files_token": self.files_secret}}))
+                              log=self.logger, tornado_settings={"log_function": quiet}, config=secrets_config)
         server.initialize(argv=[], find_extensions=False, new_httpserver=False)
         routes = [(url_path_join(prefix, pattern), CONTENTS_ROUTES[handler])
                   for pattern, handler in contents_handlers.default_handlers if handler in CONTENTS_ROUTES]
-        routes.append((prefix + "jupyter-lite.json", FolderSiteConfig, {"path": str(site / "jupyter-lite.json")}))
-        routes.append((prefix + "(?!files/)(.*)", FolderSite, {"path": str(site)}))
+        config_file = {"path": str(site / "jupyter-lite.json")}
+        routes.append((re.escape(f"{prefix}jupyter-lite.json"), FolderSiteConfig, config_file))
+        routes.append((re.escape(prefix) + "(?!files/)(.*)", FolderSite, {"path": str(site)}))
         server.web_app.add_handlers(".*$", routes)
         return server.web_app
