@@ -1,13 +1,13 @@
-"""The Jupyter Contents REST API on the user's folder, for the lab this command opens and for it only.
+"""The user's folder for the lab this command opened, and for it only: Jupyter Server's own application,
+its services narrowed to the folder's contents and files, beside the lite site.
 
-Jupyter Server's own `FileContentsManager` does the file work (atomic writes, nbformat, checkpoints in
-`.ipynb_checkpoints`, hidden files refused); this module answers its REST routes, as Jupyter Server's
-contents handlers do, on the command's local server. A request is refused unless it carries the run's
-secret (`Authorization: token ...`, which JupyterLab's `Drive` sends), comes from the lab's own origin and
-names a path whose real location stays in the folder (SECURITY.md has the model).
-
-The folder's files are also served raw under /files/ (images a markdown cell shows, downloads), to
-requests carrying a second secret that opens nothing else, as a sandboxed document.
+Jupyter Server does the work: its `ContentsHandler` and checkpoints handlers on /api/contents, its file
+handler on /files/, its large-file contents manager (atomic writes, nbformat, checkpoints in
+`.ipynb_checkpoints`, hidden files refused), its Host and Origin checks and its token. What this module adds
+(SECURITY.md has the model): the run's two secrets (the lab's, `Authorization: token ...`, for the Contents
+API; a second one, `?token=`, for /files/ and nothing else) and no cookie; a path whose real location leaves
+the folder counts as hidden; a refusal is a 403 that says why; a request from another site is refused; /files/
+serves sandboxed documents; no configuration of the user's Jupyter is read.
 
 A save that replaces a file changed on disk since the lab read it (the human or an agent answered
 JupyterLab's File Changed dialog with Overwrite) first keeps the disk's version beside it, as
@@ -18,31 +18,44 @@ import errno
 import hashlib
 import hmac
 import json
-import mimetypes
+import logging
 import os
 import re
 import secrets
 import shutil
-import threading
 from collections.abc import Callable
+from http.client import responses
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from jupyter_client.jsonutil import json_default
-from jupyter_server.services.contents.filemanager import FileContentsManager
-from jupyter_server.services.contents.handlers import validate_model
-from tornado.web import HTTPError
+from jupyter_core.paths import is_hidden
+from jupyter_server.auth.decorator import allow_unauthenticated
+from jupyter_server.auth.identity import IdentityProvider, User
+from jupyter_server.base.handlers import (
+    APIHandler,
+    AuthenticatedFileHandler,
+    JupyterHandler,
+)
+from jupyter_server.serverapp import ServerApp
+from jupyter_server.services.contents import handlers as contents_handlers
+from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+from jupyter_server.utils import url_path_join
+from tornado.web import Application, HTTPError
+from traitlets import Unicode, default
+from traitlets.config import Config
 
-API = "/api/contents"
-FILES = "/files/"
+from .site_server import SiteFiles, json_error, quiet
+from .stdio import log as command_log
+
 TOKEN_FRAGMENT = "contents-token"  # the lab's URL carries the secret after "#", never sent to a server
 FILES_FRAGMENT = "files-token"  # ... and the one for /files/, which a download URL carries
 # The site's jupyter-lite.json, as served for a folder: the lab's default drive is the folder's.
 LAB_CONFIG = {"jupyter-config-data": {"webmcpContents": "folder",
                                       "disabledExtensions": ["@jupyterlite/services-extension:default-drive"]}}
-SAME_SITE_FETCHES = ("same-origin", "none")
-CHECKPOINTS = re.compile(r"(?P<path>.+)/checkpoints(?:/(?P<checkpoint>[\w-]+))?")
+SAME_SITE_FETCHES = (None, "same-origin", "none")
+ONLY_THE_LAB = "only the lab's own page may use this folder"
+NO_SECRET = ("this folder's lab needs the secret of this run: open the lab from the link the command printed (an "
+             "old link or another program does not have it)")
+NO_FILES_SECRET = "this file needs the secret of this run's lab: open it from the lab"
 
 
 def beside(path: Path, label: str) -> Path:
@@ -61,215 +74,59 @@ def digest(path: Path) -> str | None:
         return None
 
 
-class FolderContents(FileContentsManager):
-    """Jupyter Server's file contents manager, which also treats a path whose real location leaves the folder
-    (through a symlink) as absent: it is not listed, read or written."""
+class FolderContents(AsyncLargeFileManager):
+    """Jupyter Server's contents manager, which also treats a path whose real location leaves the folder
+    (through a symlink) as hidden, signs no notebook (JupyterLite has no trust database, and none is written
+    in the user's profile) and keeps a file changed on disk before a save replaces it."""
 
-    def stays_inside(self, path: str) -> bool:
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.read: dict[str, str | None] = {}  # path: the digest of the file as a document last loaded or saved it
+
+    @default("files_handler_class")
+    def _files_handler_class_default(self):
+        return FolderFiles
+
+    def out_of_reach(self, path: str) -> bool:
+        """Hidden, or out of the folder: it does not exist for the lab."""
         root = os.path.realpath(self.root_dir)
         real = os.path.realpath(os.path.join(root, *[part for part in path.split("/") if part]))
-        return real == root or real.startswith(root + os.sep)
+        if real != root and not real.startswith(root + os.sep):
+            return True
+        return is_hidden(os.path.join(root, *[part for part in path.split("/") if part]), root)
+
+    async def is_hidden(self, path: str) -> bool:
+        return self.out_of_reach(path)
 
     def mark_trusted_cells(self, nb, path=None) -> None:
-        """No notebook signing: JupyterLite has no trust database, and none is written in the user's profile."""
+        """No notebook signing."""
 
     def check_and_sign(self, nb, path=None) -> None:
-        """No notebook signing (see mark_trusted_cells)."""
+        """No notebook signing."""
 
-    def get(self, path, content=True, type=None, format=None, require_hash=False):
-        if not self.stays_inside(path):
-            raise OSError(errno.EACCES, "outside the folder")  # a listing skips it; a request answers 404
-        return super().get(path, content=content, type=type, format=format, require_hash=require_hash)
+    async def get(self, path, content=True, type=None, format=None, require_hash=False):
+        if self.out_of_reach(path):
+            raise OSError(errno.EACCES, "out of reach")  # a listing skips it
+        found = await super().get(path, content=content, type=type, format=format, require_hash=require_hash)
+        if content and require_hash and found["type"] != "directory":
+            # a document's load (JupyterLab's saves check the file against the hash it asks for here)
+            self.read[path.strip("/")] = digest(self._os_path(path))
+        return found
 
+    async def save(self, model, path=""):
+        path = path.strip("/")
+        self._keep_changed_on_disk(path)
+        saved = await super().save(model, path)
+        if model.get("chunk") in (None, -1):
+            self.read[path] = digest(self._os_path(path))
+        return saved
 
-class Answer:
-    """One HTTP answer: status, JSON body (or None), extra headers."""
-
-    def __init__(self, status: int, body: Any = None, headers: dict[str, str] | None = None):
-        self.status = status
-        self.body = body
-        self.headers = headers or {}
-
-    def payload(self) -> bytes:
-        return b"" if self.body is None else json.dumps(self.body, default=json_default).encode()
-
-
-def error(status: int, message: str) -> Answer:
-    return Answer(status, {"message": message, "reason": None})
-
-
-class FolderAPI:
-    """The Contents API of `root` behind one secret; `hosts` are the Host headers the server answers to."""
-
-    def __init__(self, root: Path, *, secret: str | None = None, log: Callable[[str], None] = lambda _: None):
-        self.root = Path(root).resolve()
-        self.secret = secret or secrets.token_urlsafe(32)
-        self.files_secret = secrets.token_urlsafe(32)
-        self.manager = FolderContents(root_dir=str(self.root))
-        self.lock = threading.Lock()  # one request at a time: the manager is not thread-safe
-        self.hosts: set[str] = set()
-        self.origins: set[str] = set()
-        self.read: dict[str, str | None] = {}  # path: the digest of the file as a document last loaded or saved it
-        self.log = log
-
-    def bind(self, port: int) -> None:
-        """The server's port is known: only its own Host and Origin are accepted."""
-        self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
-        self.origins = {f"http://{host}" for host in self.hosts}
-
-    def lab_fragment(self) -> str:
-        return f"#{TOKEN_FRAGMENT}={self.secret}&{FILES_FRAGMENT}={self.files_secret}"
-
-    def host_refusal(self, host: str | None) -> Answer | None:
-        """Every request of the server, the site's files too, must name the server itself (DNS rebinding)."""
-        if host not in self.hosts:
-            return error(403, f"Host {host!r} is not this server: it answers only to {sorted(self.hosts)}")
-        return None
-
-    def refusal(self, headers: Callable[[str], str | None], token: str | None = None) -> Answer | None:
-        """Why a Contents API request (or with `token`, the files secret of a /files/ request) is refused."""
-        origin = headers("Origin")
-        if origin is not None and origin not in self.origins:
-            return error(403, f"requests from {origin} are refused: only the lab's own page may use this folder")
-        if headers("Sec-Fetch-Site") not in (None, *SAME_SITE_FETCHES):
-            return error(403, "requests from another site are refused: only the lab's own page may use this folder")
-        if token is not None:
-            if not hmac.compare_digest(token.encode(), self.files_secret.encode()):
-                return error(403, "this file needs the secret of this run's lab: open it from the lab")
-            return None
-        scheme, _, token = (headers("Authorization") or "").partition(" ")
-        if scheme.lower() != "token" or not hmac.compare_digest(token.encode(), self.secret.encode()):
-            return error(403, "this folder's lab needs the secret of this run: open the lab from the link the "
-                         "command printed (an old link or another program does not have it)")
-        return None
-
-    def answer(self, method: str, target: str, body: bytes, headers: Callable[[str], str | None]) -> Answer:
-        """The answer to a request under /api/contents, as Jupyter Server's contents handlers give it."""
-        refused = self.refusal(headers)
-        if refused is not None:
-            return refused
-        url = urlsplit(target)
-        query = {name: values[-1] for name, values in parse_qs(url.query).items()}
-        path = unquote(url.path[len(API):]).strip("/")
-        try:
-            model = json.loads(body) if body else None
-        except ValueError:
-            return error(400, "the body is not JSON")
-        try:
-            with self.lock:
-                return self._route(method, path, query, model)
-        except HTTPError as failure:
-            return error(failure.status_code, failure.log_message or failure.reason or "refused")
-        except OSError as failure:
-            if failure.errno in (errno.EACCES, errno.ENOENT):
-                return error(404, f"file or directory {path!r} does not exist")
-            return error(500, f"{type(failure).__name__}: {failure.strerror or failure}")
-
-    def file(self, target: str, headers: Callable[[str], str | None]) -> tuple[int, bytes, dict[str, str]]:
-        """A GET under /files/: the file's bytes, as a sandboxed document (no script of it runs on this origin)."""
-        url = urlsplit(target)
-        query = {name: values[-1] for name, values in parse_qs(url.query).items()}
-        refused = self.refusal(headers, token=query.get("token", ""))
-        if refused is None:
-            path = unquote(url.path[len(FILES):]).strip("/")
-            with self.lock:
-                found = self.manager.stays_inside(path) and not self.manager.is_hidden(path)
-                target_path = self._os_path(path) if found else None
-            if target_path is None or not target_path.is_file():
-                refused = error(404, f"file {path!r} does not exist")
-        if refused is not None:
-            return refused.status, refused.payload(), {"Content-Type": "application/json"}
-        kind = mimetypes.guess_type(target_path.name)[0] or "application/octet-stream"
-        sent = {"Content-Type": kind, "Content-Security-Policy": "sandbox", "X-Content-Type-Options": "nosniff"}
-        if query.get("download") == "1":
-            sent["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(target_path.name)}"
-        return 200, target_path.read_bytes(), sent
-
-    def _route(self, method: str, path: str, query: dict[str, str], model: Any) -> Answer:
-        routed = CHECKPOINTS.fullmatch(path)  # as Jupyter Server routes it: a checkpoint id is [\w-]+
-        if routed:
-            return self._checkpoints(method, routed["path"], routed["checkpoint"] or "")
-        self._refuse_outside(path)
-        manager = self.manager
-        if method == "GET":
-            content = query.get("content", "1")
-            if content not in ("0", "1") or query.get("hash", "0") not in ("0", "1"):
-                return error(400, "content and hash are 0 or 1")
-            kind = query.get("type")
-            if manager.is_hidden(path):
-                raise HTTPError(404, f"file or directory {path!r} does not exist")
-            found = manager.get(path, content=content == "1", type=kind if kind in ("directory", "notebook") else
-                                ("file" if kind else None), format=query.get("format"),
-                                require_hash=query.get("hash") == "1")
-            validate_model(found, expect_content=content == "1", expect_hash=query.get("hash") == "1")
-            if content == "1" and query.get("hash") == "1" and found["type"] != "directory":
-                # a document's load (JupyterLab's saves check the file against the hash it asks for here)
-                self.read[path] = digest(self._os_path(path))
-            return Answer(200, found)
-        if method == "PATCH":
-            if not isinstance(model, dict) or not model.get("path"):
-                return error(400, "the new path is missing")
-            self._refuse_outside(model["path"])
-            if manager.is_hidden(path) or manager.is_hidden(model["path"]):
-                raise HTTPError(400, f"Cannot rename file or directory {path!r}")
-            renamed = self._model(200, manager.update(model, path))
-            self.read[model["path"].strip("/")] = self.read.pop(path, None)
-            return renamed
-        if method == "DELETE":
-            if manager.is_hidden(path):
-                raise HTTPError(400, f"Cannot delete file or directory {path!r}")
-            manager.delete(path)
-            return Answer(204)
-        if method == "POST":
-            if manager.file_exists(path):
-                raise HTTPError(400, "Cannot POST to files, use PUT instead.")
-            model = model if isinstance(model, dict) else {}
-            if model.get("copy_from"):
-                self._refuse_outside(model["copy_from"])
-                if manager.is_hidden(path) or manager.is_hidden(model["copy_from"]):
-                    raise HTTPError(400, f"Cannot copy file or directory {path!r}")
-                return self._model(201, manager.copy(model["copy_from"], path))
-            kind = model.get("type") if model.get("type") in ("directory", "file", "notebook") else ""
-            return self._model(201, manager.new_untitled(path=path, type=kind, ext=model.get("ext", "")))
-        if method == "PUT":
-            if not isinstance(model, dict) or not model:
-                return self._model(201, manager.new_untitled(path=path))
-            if model.get("copy_from"):
-                raise HTTPError(400, "Cannot copy with PUT, only POST")
-            if manager.is_hidden(path):
-                raise HTTPError(400, f"Cannot create file or directory {path!r}")
-            if model.get("type", "") not in ("", None, "directory", "file", "notebook"):
-                model["type"] = "file"
-            if not manager.file_exists(path):
-                created = self._model(201, manager.new(model, path))
-                self.read[path] = digest(self._os_path(path))
-                return created
-            self._keep_changed_on_disk(path)
-            saved = self._model(200, manager.save(model, path))
-            if not model.get("chunk") or model.get("chunk") == -1:
-                self.read[path] = digest(self._os_path(path))
-            return saved
-        return error(405, f"{method} is not a Contents API method")
-
-    def _checkpoints(self, method: str, path: str, checkpoint: str) -> Answer:
-        self._refuse_outside(path)
-        if self.manager.is_hidden(path):
-            raise HTTPError(404, f"file or directory {path!r} does not exist")
-        manager = self.manager
-        if not checkpoint and method == "GET":
-            return Answer(200, manager.list_checkpoints(path))
-        if not checkpoint and method == "POST":
-            return Answer(201, manager.create_checkpoint(path))
-        if checkpoint and method == "POST":
-            manager.restore_checkpoint(checkpoint, path)
-            return Answer(204)
-        if checkpoint and method == "DELETE":
-            manager.delete_checkpoint(checkpoint, path)
-            return Answer(204)
-        return error(405, f"{method} is not a checkpoints method")
+    async def rename_file(self, old_path, new_path):
+        await super().rename_file(old_path, new_path)
+        self.read[new_path.strip("/")] = self.read.pop(old_path.strip("/"), None)
 
     def _os_path(self, path: str) -> Path:
-        return Path(self.manager._get_os_path(path))
+        return Path(self._get_os_path(path))
 
     def _keep_changed_on_disk(self, path: str) -> None:
         """Before a save replaces a file that changed on disk since the lab read it, keep that version beside it."""
@@ -277,14 +134,188 @@ class FolderAPI:
         if path in self.read and target.is_file() and digest(target) != self.read[path]:
             kept = beside(target, "on-disk")
             shutil.copy2(target, kept)
-            self.log(f"{path} changed on disk since the lab read it, and the lab's version replaces it: the disk's "
-                     f"version is kept as {kept.relative_to(self.root).as_posix()}")
+            self.log.warning(f"{path} changed on disk since the lab read it, and the lab's version replaces it: "
+                             f"the disk's version is kept as {kept.relative_to(self.root_dir).as_posix()}")
 
-    def _refuse_outside(self, path: str) -> None:
-        if not self.manager.stays_inside(path):
-            raise HTTPError(404, f"file or directory {path!r} does not exist")
 
-    @staticmethod
-    def _model(status: int, model: dict) -> Answer:
-        validate_model(model)
-        return Answer(status, model, {"Location": f"{API}/{quote(model['path'])}"})
+class RunSecrets(IdentityProvider):
+    """The run's two secrets, and no cookie: the lab's (`token`, sent as `Authorization: token ...`) opens the
+    Contents API, `files_token` (in the query, which a download or an image URL carries) opens /files/ only.
+    The site's own files need neither."""
+
+    files_token = Unicode(config=True, help="the secret of /files/")
+
+    def get_handlers(self) -> list:
+        return []  # no login page: the secrets are the only way in
+
+    def get_user(self, handler) -> User | None:
+        if isinstance(handler, FolderFiles):
+            offered, secret, refusal = handler.get_query_argument("token", ""), self.files_token, NO_FILES_SECRET
+        elif isinstance(handler, APIHandler):
+            scheme, _, offered = (handler.request.headers.get("Authorization") or "").partition(" ")
+            offered, secret, refusal = offered if scheme.lower() == "token" else "", self.token, NO_SECRET
+        else:
+            return None
+        if not hmac.compare_digest(offered.encode(), secret.encode()):
+            raise HTTPError(403, refusal)
+        return User("lab")
+
+    def is_token_authenticated(self, handler) -> bool:
+        return isinstance(handler.current_user, User)
+
+    def should_check_origin(self, handler) -> bool:
+        return True  # Jupyter Server lets the token excuse another origin; the lab's secret does not
+
+
+class LabOnly(JupyterHandler):
+    """Jupyter Server's own Host and Origin checks, refusing with a 403 that says why (alone, it answers a bare
+    403, or 404 for an origin), and refusing a request from another site; every error in JSON."""
+
+    def check_host(self) -> bool:
+        if not super().check_host():
+            raise HTTPError(403, f"Host {self.request.host!r} is not this server: it answers only to 127.0.0.1 "
+                            "and localhost")
+        return True
+
+    def check_origin(self, origin_to_satisfy_tornado: str = "") -> bool:
+        if self.request.headers.get("Sec-Fetch-Site") not in SAME_SITE_FETCHES:
+            raise HTTPError(403, f"requests from another site are refused: {ONLY_THE_LAB}")
+        if not super().check_origin():
+            raise HTTPError(403, f"requests from {self.request.headers.get('Origin')} are refused: {ONLY_THE_LAB}")
+        return True
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        json_error(self, status_code, **kwargs)
+
+    def log_exception(self, typ, value, tb) -> None:
+        """A refusal in one line, naming the path without its query (tornado would log the query's secret)."""
+        if isinstance(value, HTTPError):
+            why = value.log_message or value.reason or responses.get(value.status_code, "")
+            self.log.warning(f"{value.status_code} {self.request.method} {self.request.path}: {why}")
+        else:
+            super().log_exception(typ, value, tb)
+
+
+class InTheFolder(LabOnly):
+    """A handler of the folder's paths, for which a path out of reach does not exist, whatever the method (Jupyter
+    Server checks hidden paths per method, and not all of them: not a checkpoint's, not a new untitled file's)."""
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        self.check_origin()  # which Jupyter Server's file handler does not check
+        path = self.path_kwargs.get("path") or (self.path_args or [""])[0]
+        if self.contents_manager.out_of_reach(path):
+            raise HTTPError(404, f"file or directory {path.strip('/')!r} does not exist")
+
+
+class FolderContentsHandler(InTheFolder, contents_handlers.ContentsHandler):
+    """/api/contents/PATH."""
+
+    async def _finish_error(self, code: int, message: str) -> None:
+        """Jupyter Server writes a missing file's 404 as plain text labelled JSON: JSON here, as its other errors."""
+        self.set_status(code)
+        await self.finish(json.dumps({"message": message, "reason": None}))
+
+
+class FolderCheckpoints(InTheFolder, contents_handlers.CheckpointsHandler):
+    """/api/contents/PATH/checkpoints."""
+
+
+class FolderCheckpoint(InTheFolder, contents_handlers.ModifyCheckpointsHandler):
+    """/api/contents/PATH/checkpoints/ID."""
+
+
+CONTENTS_ROUTES = {contents_handlers.ContentsHandler: FolderContentsHandler,
+                   contents_handlers.CheckpointsHandler: FolderCheckpoints,
+                   contents_handlers.ModifyCheckpointsHandler: FolderCheckpoint}
+
+
+class FolderFiles(InTheFolder, AuthenticatedFileHandler):
+    """/files/PATH: the folder's files raw, as sandboxed documents (no script of one runs on this origin)."""
+
+    content_security_policy = "sandbox"
+
+
+class FolderSite(LabOnly, SiteFiles):
+    """The site's files, to requests that name this server."""
+
+    @allow_unauthenticated
+    def get(self, path: str, include_body: bool = True):
+        return super().get(path, include_body)
+
+    @allow_unauthenticated
+    def head(self, path: str):
+        return super().head(path)
+
+
+class FolderSiteConfig(LabOnly):
+    """The site's jupyter-lite.json, with the folder's drive in place of the browser's."""
+
+    def initialize(self, path: str) -> None:
+        self.config_file = Path(path)
+
+    @allow_unauthenticated
+    def get(self) -> None:
+        config = json.loads(self.config_file.read_text())
+        data = config.setdefault("jupyter-config-data", {})
+        for name, value in LAB_CONFIG["jupyter-config-data"].items():
+            data[name] = [*data.get(name, []), *value] if isinstance(value, list) else value
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(config))
+
+
+class FolderServer(ServerApp):
+    """Jupyter Server with no service of its own mounted (FolderAPI mounts the contents routes, worded), no
+    configuration file of the user's read (an `allow_origin` or an empty token there must not open the
+    folder) and no signal handler (the command has its own)."""
+
+    default_services = ()
+
+    def load_config_file(self, *args, **kwargs) -> None:
+        """No configuration file."""
+
+    def init_signal(self) -> None:
+        """No signal handler."""
+
+
+class CommandLog(logging.Handler):
+    """The server's log lines, to the command's log."""
+
+    def __init__(self, write: Callable[[str], None]):
+        super().__init__()
+        self.write = write
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.write(self.format(record))
+
+
+class FolderAPI:
+    """The folder `root` for this run's lab: its two secrets, and the application that serves it."""
+
+    def __init__(self, root: Path, *, secret: str | None = None, log: Callable[[str], None] = command_log):
+        self.root = Path(root).resolve()
+        self.secret = secret or secrets.token_urlsafe(32)
+        self.files_secret = secrets.token_urlsafe(32)
+        self.logger = logging.Logger(f"{__name__}.{self.root.name}", logging.WARNING)
+        self.logger.addHandler(CommandLog(log))
+
+    def lab_fragment(self) -> str:
+        return f"#{TOKEN_FRAGMENT}={self.secret}&{FILES_FRAGMENT}={self.files_secret}"
+
+    def application(self, site: Path, prefix: str = "/") -> Application:
+        """Jupyter Server's application on the folder, with the site's files under `prefix` (made in the thread
+        that serves it)."""
+        secrets_config = Config({"RunSecrets": {"token": self.secret, "files_token": self.files_secret}})
+        server = FolderServer(root_dir=str(self.root), base_url=prefix, allow_remote_access=False,
+                              cookie_secret=secrets.token_bytes(32),  # unused; else written in the user's profile
+                              contents_manager_class=FolderContents, identity_provider_class=RunSecrets,
+                              log=self.logger, tornado_settings={"log_function": quiet}, config=secrets_config)
+        server.initialize(argv=[], find_extensions=False, new_httpserver=False)
+        routes = [(url_path_join(prefix, pattern), CONTENTS_ROUTES[handler])
+                  for pattern, handler in contents_handlers.default_handlers if handler in CONTENTS_ROUTES]
+        config_file = {"path": str(site / "jupyter-lite.json")}
+        routes.append((re.escape(f"{prefix}jupyter-lite.json"), FolderSiteConfig, config_file))
+        routes.append((re.escape(prefix) + "(?!files/)(.*)", FolderSite, {"path": str(site)}))
+        server.web_app.add_handlers(".*$", routes)
+        return server.web_app

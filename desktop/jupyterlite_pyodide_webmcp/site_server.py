@@ -1,155 +1,176 @@
-"""A static server for the built site, with the MIME types and caching Pyodide needs.
+"""The local server of the lab: the built site as static files, with the MIME types and caching Pyodide
+needs, on tornado, the web server Jupyter Server runs on.
 
-Tests also use it to serve a site the ways real hosts do: under a sub-path (as GitHub Pages serves
-a project site), with extra headers (cross-origin isolation, a Content-Security-Policy), or
-labelling `.gz` files `Content-Encoding: gzip` as some hosts do. With a folder (contents_api.py), it
-also answers the Jupyter Contents API on that folder, and only to its own Host.
+Tests also use it to serve a site the ways real hosts do: under a sub-path (as GitHub Pages serves a project
+site), with extra headers (cross-origin isolation, a Content-Security-Policy), or labelling `.gz` files
+`Content-Encoding: gzip` as some hosts do. With a folder (contents_api.py), Jupyter Server's application
+serves the folder's contents and files beside the site, to this run's lab only.
+
+Every request is answered: tornado answers a malformed request line or version (400), a method no route
+takes (405) and a body over BODY_LIMIT (400); a request line and headers over HEAD_LIMIT, which tornado
+would drop without a word, are answered 431 here. A client has HEAD_SECONDS to send a request's line and
+headers and BODY_SECONDS for its body, so a slow one cannot hold the server.
 """
 
+import asyncio
 import collections
+import contextlib
 import functools
-import http.server
 import json
+import os
 import re
-import sys
+import socket
 import threading
+from collections.abc import Callable
+from http.client import responses
 from pathlib import Path
 from typing import Optional
+
+from tornado.httpserver import HTTPServer
+from tornado.iostream import IOStream, UnsatisfiableReadError
+from tornado.netutil import bind_sockets
+from tornado.web import Application, OutputTransform, RequestHandler, StaticFileHandler
 
 # URLs that change whenever their content does: a build id in the query (the bridge's assets, `?v=`) or a
 # content hash in the file name (JupyterLab's bundles). A browser may keep these without asking again.
 CONTENT_ADDRESSED = re.compile(r"[?&]v=[0-9a-f]{8,}(&|$)|\.[0-9a-f]{7,}\.js(\?|$)")
 IMMUTABLE = "public, max-age=31536000, immutable"
+MIME_TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+              ".json": "application/json", ".whl": "application/zip", ".gz": "application/gzip"}
+
+HEAD_LIMIT = 64 * 1024  # a request's line and headers: tornado's own bound
+BODY_LIMIT = 256 * 1024 * 1024  # far above any notebook a lab in the browser can hold, far below the memory
+HEAD_SECONDS = 10  # to send a request's line and headers; an idle connection is closed after as long
+BODY_SECONDS = 60
+TOO_LARGE_WHY = b"the request line and headers are over %d KiB here\n" % (HEAD_LIMIT // 1024)
+HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain\r\n"
+                  b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(TOO_LARGE_WHY), TOO_LARGE_WHY))
 
 
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs: content-addressed URLs cached for good, everything
-    else revalidated on every load (as after a deploy)."""
+def json_error(handler: RequestHandler, status_code: int, **kwargs) -> None:
+    """An error as Jupyter Server's API writes one: {"message", "reason"}, the message saying why."""
+    failure = kwargs.get("exc_info", (None, None))[1]
+    message = getattr(failure, "log_message", None) or responses.get(status_code, "Unknown error")
+    handler.set_header("Content-Type", "application/json")
+    handler.finish(json.dumps({"message": message, "reason": getattr(failure, "reason", None)}))
 
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".json": "application/json",
-        ".whl": "application/zip",
-        ".gz": "application/gzip",
-    }
 
-    def __init__(self, *args, prefix: str = "/", headers: Optional[dict] = None, gzip_encoding: bool = False,
-                 folder=None, **kwargs):
-        self.prefix = prefix
-        self.extra_headers = headers or {}
+class SiteFiles(StaticFileHandler):
+    """The site's files, with the MIME types Pyodide needs; a folder's index.html for the folder. Links in the
+    site are followed wherever they point, as a site may be put together from links."""
+
+    def initialize(self, path: str) -> None:
+        super().initialize(path, default_filename="index.html", allowed_symlink_directory=os.path.abspath(os.sep))
+
+    def get_content_type(self) -> str:
+        return MIME_TYPES.get(Path(self.absolute_path).suffix) or super().get_content_type()
+
+    def get_cache_time(self, path, modified, mime_type) -> int:
+        return 0  # SiteAnswers sets Cache-Control, on every answer
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        json_error(self, status_code, **kwargs)
+
+
+class SiteAnswers(OutputTransform):
+    """What every answer of the server carries, whichever handler wrote it: a Cache-Control for its URL
+    (content-addressed URLs kept for good, everything else revalidated on every load, as after a deploy), the
+    server's extra headers and the gzip label; and the bytes it sends, counted for the benchmark."""
+
+    def __init__(self, request, server: "SiteServer"):
+        self.uri = request.uri
+        self.server = server
+
+    def transform_first_chunk(self, status_code, headers, chunk, finishing):
+        headers["Cache-Control"] = IMMUTABLE if CONTENT_ADDRESSED.search(self.uri) else "no-cache"
+        for name, value in self.server.headers.items():
+            headers[name] = value
+        if self.server.gzip_encoding and self.uri.split("?")[0].endswith(".gz"):
+            headers["Content-Encoding"] = "gzip"
+        head = len(f"HTTP/1.1 {status_code} \r\n\r\n") + sum(len(f"{name}: {value}\r\n")
+                                                            for name, value in headers.get_all())
+        self.server.count(self.uri, head + len(chunk))
+        return status_code, headers, chunk
+
+    def transform_chunk(self, chunk, finishing):
+        self.server.count(self.uri, len(chunk))
+        return chunk
+
+
+class HeadAnsweringStream(IOStream):
+    """A connection that answers 431 to a read over its bound (a request line and headers over HEAD_LIMIT; also a
+    chunked body's size line over 64 bytes) before tornado closes it."""
+
+    def close(self, exc_info=False) -> None:
+        if isinstance(exc_info, UnsatisfiableReadError) and not self.closed():
+            with contextlib.suppress(OSError):
+                for _ in range(64):  # what the client sent on is read first, so the answer is not lost to a reset
+                    if not self.socket.recv(HEAD_LIMIT):
+                        break
+            with contextlib.suppress(OSError):
+                self.socket.send(HEAD_TOO_LARGE)
+        super().close(exc_info)
+
+
+class AnsweringHTTPServer(HTTPServer):
+    """tornado's HTTP server, on connections that answer a request head over the limit."""
+
+    def handle_stream(self, stream: IOStream, address) -> None:
+        answering = HeadAnsweringStream(stream.socket, max_buffer_size=stream.max_buffer_size,
+                                        read_chunk_size=stream.read_chunk_size)
+        super().handle_stream(answering, address)
+
+
+class SiteServer:
+    """The server, bound to 127.0.0.1 at once (a taken port fails here) and serving from `serve_forever()`,
+    in the thread that calls it, until `shutdown()`: the calls of Python's socketserver, which its users make.
+    `application` makes the tornado application, in the serving thread. Also counts the bytes it serves, per
+    path (the benchmark reads them)."""
+
+    def __init__(self, port: int, application: Callable[[], Application], headers: Optional[dict] = None,
+                 gzip_encoding: bool = False):
+        self.sockets = bind_sockets(port, "127.0.0.1", family=socket.AF_INET)
+        self.server_address = self.sockets[0].getsockname()[:2]
+        self.application = application
+        self.headers = headers or {}
         self.gzip_encoding = gzip_encoding
-        self.folder = folder  # a contents_api.FolderAPI, or None
-        super().__init__(*args, **kwargs)
-
-    def do_GET(self) -> None:
-        if self._refused() or self._answered_by_folder():
-            return
-        if self.folder is not None and self.path.startswith(self.prefix + "files/"):
-            status, payload, headers = self.folder.file(self.path[len(self.prefix) - 1:], self.headers.get)
-            return self._send(status, payload, headers)
-        if self.folder is not None and self.path.split("?")[0] == self.prefix + "jupyter-lite.json":
-            return self._send_site_config()
-        super().do_GET()
-
-    def do_HEAD(self) -> None:
-        if not self._refused():
-            super().do_HEAD()
-
-    def do_PUT(self) -> None:
-        if not self._refused() and not self._answered_by_folder():
-            self.send_error(405)
-
-    do_POST = do_PATCH = do_DELETE = do_PUT
-
-    def _refused(self) -> bool:
-        refusal = self.folder.host_refusal(self.headers.get("Host")) if self.folder is not None else None
-        if refusal is not None:
-            self._send(refusal.status, refusal.payload(), {})
-        return refusal is not None
-
-    def _answered_by_folder(self) -> bool:
-        from .contents_api import API
-
-        if self.folder is None or not re.match(re.escape(API) + r"([/?]|$)", self.path):
-            return False
-        size = int(self.headers.get("Content-Length") or 0)
-        answer = self.folder.answer(self.command, self.path, self.rfile.read(size) if size else b"", self.headers.get)
-        self._send(answer.status, answer.payload(), answer.headers)
-        return True
-
-    def _send_site_config(self) -> None:
-        from .contents_api import LAB_CONFIG
-
-        config = json.loads((Path(self.directory) / "jupyter-lite.json").read_text())
-        data = config.setdefault("jupyter-config-data", {})
-        for name, value in LAB_CONFIG["jupyter-config-data"].items():
-            data[name] = [*data.get(name, []), *value] if isinstance(value, list) else value
-        self._send(200, json.dumps(config).encode(), {})
-
-    def _send(self, status: int, payload: bytes, headers: dict) -> None:
-        self.send_response(status)
-        if "Content-Type" not in headers:
-            self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.end_headers()
-        if self.command != "HEAD" and payload:
-            self.wfile.write(payload)
-
-    def translate_path(self, path: str) -> str:
-        """Only paths under the prefix exist; they map to the site's root."""
-        if not path.startswith(self.prefix):
-            return str(Path(self.directory) / "__outside_the_prefix__")
-        return super().translate_path("/" + path[len(self.prefix):])
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", IMMUTABLE if CONTENT_ADDRESSED.search(self.path) else "no-cache")
-        for name, value in self.extra_headers.items():
-            self.send_header(name, value)
-        if self.gzip_encoding and self.path.split("?")[0].endswith(".gz"):
-            self.send_header("Content-Encoding", "gzip")
-        super().end_headers()
-
-    def log_message(self, format: str, *args) -> None:
-        pass
-
-    def setup(self) -> None:
-        super().setup()
-        self.wfile = CountingWriter(self.wfile, lambda size: self.server.count(getattr(self, "path", ""), size))
-
-
-class CountingWriter:
-    """A response stream that reports how many bytes (headers and body) it sends."""
-
-    def __init__(self, stream, report):
-        self.stream = stream
-        self.report = report
-
-    def write(self, data) -> int:
-        self.report(len(data))
-        return self.stream.write(data)
-
-    def __getattr__(self, name):
-        return getattr(self.stream, name)
-
-
-class SiteServer(http.server.ThreadingHTTPServer):
-    """Also counts the bytes it serves, per path (the benchmark reads them)."""
-
-    daemon_threads = True
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
         self.served = collections.Counter()
         self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.serving = threading.Event()
+        self.stopped = threading.Event()
 
-    def count(self, path: str, size: int) -> None:
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        self.serving.set()
+        try:
+            asyncio.run(self._serve(poll_interval))
+        finally:
+            self.stopped.set()
+
+    async def _serve(self, poll_interval: float) -> None:
+        application = self.application()
+        application.add_transform(lambda request: SiteAnswers(request, self))
+        server = AnsweringHTTPServer(application, max_header_size=HEAD_LIMIT, max_body_size=BODY_LIMIT,
+                                     idle_connection_timeout=HEAD_SECONDS, body_timeout=BODY_SECONDS)
+        server.add_sockets(self.sockets)
+        while not self.stopping.is_set():
+            await asyncio.sleep(poll_interval)
+        server.stop()
+        await server.close_all_connections()
+
+    def shutdown(self) -> None:
+        """Stop serving, and wait until the server has."""
+        self.stopping.set()
+        if self.serving.is_set():
+            self.stopped.wait()
+
+    def server_close(self) -> None:
+        for bound in self.sockets:
+            bound.close()
+
+    def count(self, uri: str, size: int) -> None:
         with self.lock:
-            self.served[path.split("?")[0]] += size
+            self.served[uri.split("?")[0]] += size
 
     def take_served(self) -> collections.Counter:
         """The bytes served per path since the last call."""
@@ -157,18 +178,23 @@ class SiteServer(http.server.ThreadingHTTPServer):
             served, self.served = self.served, collections.Counter()
         return served
 
-    def handle_error(self, request, client_address) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
+
+def quiet(handler: RequestHandler) -> None:
+    """No line per request: the lab asks for hundreds of files, and for some that are not there."""
 
 
-def site_server(port: int, directory: Path, **options) -> SiteServer:
+def site_application(directory: Path, prefix: str = "/") -> Application:
+    """The site's files under `prefix`."""
+    return Application([(re.escape(prefix) + "(.*)", SiteFiles, {"path": str(directory)})], log_function=quiet)
+
+
+def site_server(port: int, directory: Path, prefix: str = "/", headers: Optional[dict] = None,
+                gzip_encoding: bool = False, folder=None) -> SiteServer:
     """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding, folder (a
-    contents_api.FolderAPI, bound to the server's port here)."""
-    server = SiteServer(("127.0.0.1", port), functools.partial(SiteHandler, directory=str(directory), **options))
-    if options.get("folder") is not None:
-        options["folder"].bind(server.server_address[1])
-    return server
+    contents_api.FolderAPI: the folder's contents and files beside the site)."""
+    application = site_application if folder is None else folder.application
+    return SiteServer(port, functools.partial(application, directory, prefix), headers=headers,
+                      gzip_encoding=gzip_encoding)
 
 
 def serve(port: int, directory: Path) -> None:

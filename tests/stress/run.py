@@ -2,6 +2,7 @@
 and a non-zero exit when a guarantee breaks (docs/reliability.md)."""
 
 import json
+import logging
 import random
 import threading
 import time
@@ -145,8 +146,23 @@ def hostile_section(report: Report, stress: StressPage, browser, scale: float, n
     report.add(section, "page crashes", figures.crashes, 0)
 
 
+class ServerTracebacks(logging.Handler):
+    """The lines of the site server's log (tornado's loggers) that carry a traceback: each is a fault of the
+    server, whatever the figures say."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self.lines.append(f"{record.getMessage()[:200]} ({record.exc_info[0].__name__})")
+
+
 def run_stress(chromium: str, options: Options, output: Path) -> int:
     """Run the chosen scenarios, print the table, write `output`; the exit status (1 when a guarantee broke)."""
+    tracebacks = ServerTracebacks()
+    logging.getLogger("tornado").addHandler(tracebacks)
     server = site_server(0, SITE)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}"
@@ -168,6 +184,9 @@ def run_stress(chromium: str, options: Options, output: Path) -> int:
             report.seconds[section] = round(time.monotonic() - begun, 1)
         browser.close()
     server.shutdown()
+    logging.getLogger("tornado").removeHandler(tracebacks)
+    report.add("server", "tracebacks in the server's log", len(tracebacks.lines), 0)
+    report.keep("server", tracebacks.lines[:5])
     report.seconds["total"] = round(time.monotonic() - started, 1)
     print(report.table())
     print(f"wall time: {report.seconds['total']:.0f} s")

@@ -1,6 +1,7 @@
 """desktop/jupyterlite_pyodide_webmcp/contents_api.py over the real local server: the Contents API of a
 folder answers the lab's requests as Jupyter Server does, and refuses every other caller."""
 
+import base64
 import json
 import threading
 import urllib.error
@@ -151,3 +152,14 @@ def test_files_are_served_raw_to_the_files_secret_only_as_sandboxed_documents(se
         status, body, _ = raw(f"{base}/files/{hidden}?token={api.files_secret}")
         assert status == 404 and b"PRIVATE-CONTENT" not in body and b"TOKEN=1" not in body
     assert request(f"{base}/api/contents/plot.png", headers={"Authorization": f"token {api.files_secret}"})[0] == 403
+
+
+def test_a_large_file_uploaded_in_chunks_arrives_whole(served):
+    """JupyterLab's file browser uploads a file over 1 MiB in 1 MiB chunks, numbered 1, 2, ... and -1 for the last."""
+    base, api, folder = served
+    parts = [bytes([number]) * 2**20 for number in range(3)]
+    for chunk, part in zip((1, 2, -1), parts):
+        model = {"type": "file", "format": "base64", "name": "big.bin", "chunk": chunk,
+                 "content": base64.b64encode(part).decode()}
+        assert request(f"{base}/api/contents/big.bin", "PUT", model, lab(api))[0] in (200, 201)
+    assert (folder / "big.bin").read_bytes() == b"".join(parts)

@@ -1,10 +1,13 @@
-"""desktop/jupyterlite_pyodide_webmcp/site_server.py: what the site server tells browsers to cache, and the bytes it counts."""
+"""desktop/jupyterlite_pyodide_webmcp/site_server.py: what the site server tells browsers to cache, the bytes it counts,
+and its answers to requests no browser sends."""
 
 import threading
 import urllib.request
 
 import pytest
 from jupyterlite_pyodide_webmcp.site_server import site_server
+
+from tests.bad_requests import bad_requests, status_of
 
 
 @pytest.fixture
@@ -42,3 +45,12 @@ def test_the_server_counts_the_bytes_it_sends_per_path(served):
     assert list(served_now) == ["/bridge/snapshot.gz"]
     assert 1000 < served_now["/bridge/snapshot.gz"] < 1500  # the body and its headers
     assert server.take_served() == {}
+
+
+@pytest.mark.parametrize("name", list(bad_requests("127.0.0.1")))
+def test_a_request_no_browser_sends_is_answered_without_a_traceback(served, name, caplog):
+    server, base = served
+    request, status = bad_requests("127.0.0.1")[name]
+    assert status_of(server.server_address[1], request) == status
+    assert cache_control(f"{base}/manifest.json") == "no-cache"  # and the server goes on
+    assert [record for record in caplog.records if record.exc_info] == []
