@@ -196,6 +196,8 @@ def main() -> None:
                               help="only the start of the demo beside the same site with its own tools")
     bench_parser.add_argument("--without-webmcp-only", action="store_true",
                               help="only a browser without WebMCP: the page, then the human's controls started")
+    bench_parser.add_argument("--ui-only", action="store_true",
+                              help="only the human's side on a large notebook: the longest task of its views")
     bench_parser.add_argument("--folder-only", action="store_true",
                               help="only the installed mcp command on a folder: first answers, a 5 MB save, refusals")
     commands.add_parser("shots", help="build both sites, then screenshots of the human's side beside the reference's "

@@ -323,6 +323,14 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
         print_owner_tools(figures, options.runs)
         output.write_text(json.dumps({"ownerTools": figures}, indent=2) + "\n")
         return {"ownerTools": figures}
+    if options.ui_only:
+        from bench_ui import measure_ui, print_ui
+
+        with sync_playwright() as playwright:
+            figures = measure_ui(playwright, chromium, bridge, options.runs)
+        print_ui(figures, options.runs)
+        output.write_text(json.dumps({"ui": figures}, indent=2) + "\n")
+        return {"ui": figures}
     if options.without_webmcp_only:
         with sync_playwright() as playwright:
             figures = measure_without_webmcp(playwright, chromium, bridge, options.runs)

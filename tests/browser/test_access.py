@@ -167,11 +167,13 @@ def test_the_cell_context_menu_cycles_access_and_marks_the_cell(lab):
         lab.page.locator(".lm-Menu-item", has_text="Agent access:").click()
         if expected == "none":
             assert lab.error("jupyter_get_cells", {"notebookPath": PATH, "cellIds": ["target"]})["error"] == "CELL_NOT_FOUND"
-            assert "jp-webmcp-access-none" in cell.get_attribute("class")
+            wait_until(lambda: "jp-webmcp-access-none" in cell.get_attribute("class"))
+            assert cell.locator(".jp-webmcp-chip-access").inner_text() == "Hidden from agent"
         else:
             access = lab.call("jupyter_get_cell_access", {"notebookPath": PATH, "cellIds": ["target"]})["cells"][0]["access"]
             assert access == expected
-    assert "jp-webmcp-access" not in cell.get_attribute("class")
+    wait_until(lambda: "jp-webmcp-access" not in cell.get_attribute("class"), what="the marks gone with write access")
+    assert cell.locator(".jp-webmcp-cell-marks").count() == 0
 
 
 def test_the_file_browser_menu_cycles_a_closed_notebooks_access(lab):

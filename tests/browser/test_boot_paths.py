@@ -4,6 +4,7 @@ import gzip
 import json
 
 import pytest
+from jupyterlite_pyodide_webmcp.sites import SETTINGS_ID
 
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
@@ -277,7 +278,6 @@ def test_a_browser_without_webmcp_loads_nothing_of_the_bridge(playwright, site_u
         browser.close()
 
 
-SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
 
 
 def test_settings_that_keep_the_bridge_off_drop_the_early_start_and_switching_on_starts_it(browser, site_url):

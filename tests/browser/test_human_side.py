@@ -30,9 +30,22 @@ def lab(lab_page):
     return lab
 
 
-def fresh(lab, path: str):
+CLOSE_ALL = """async () => {
+    for (const widget of Array.from(window.jupyterapp.shell.widgets('main'))) {
+        if (widget.context) { widget.context.model.dirty = false; widget.dispose(); }
+    }
+    await window.jupyterapp.serviceManager.sessions.shutdownAll();
+}"""
+
+
+def fresh(lab, path: str, kernel: bool = False):
+    """A new notebook, the only one open (with its kernel idle when the test runs cells); its cells' hashes."""
+    lab.page.evaluate(CLOSE_ALL)
     lab.save_file(path, report(path))
-    lab.open_with_idle_kernel(path)
+    if kernel:
+        lab.open_with_idle_kernel(path)
+    else:
+        lab.call("jupyter_open_notebook", {"path": path})
     return {c["id"]: c["sourceHash"] for c in lab.call("jupyter_get_cells", {"notebookPath": path})["cells"]}
 
 
@@ -46,7 +59,7 @@ def chips(lab, index: int) -> list[str]:
 
 def test_after_an_agent_edit_and_run_the_cells_the_feed_and_the_presence_say_so(lab):
     path = "human/after.ipynb"
-    hashes = fresh(lab, path)
+    hashes = fresh(lab, path, kernel=True)
     lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
                                      "source": MEAN_NOW})
     lab.call("jupyter_run_cells", {"notebookPath": path, "cellIds": ["readings", "mean"]})
@@ -87,6 +100,33 @@ def test_the_diff_shown_is_the_change_and_undo_restores_it_as_the_human(lab):
     stale = lab.error("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "source": "x",
                                                "expectedSourceHash": source_hash(MEAN_NOW)})
     assert stale["error"] == "STALE_CELL"
+
+
+def test_the_marks_and_the_panel_work_from_the_keyboard(lab):
+    path = "human/keys.ipynb"
+    hashes = fresh(lab, path)
+    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
+                                     "source": MEAN_NOW})
+    chip = cell_node(lab, 1).locator(".jp-webmcp-chip-agent")
+    chip.focus()
+    lab.page.keyboard.press("Enter")
+    undo = cell_node(lab, 1).locator(".jp-webmcp-undo")
+    undo.focus()
+    lab.page.keyboard.press("Space")
+    wait_until(lambda: lab.live_cells(path)[1]["source"] == MEAN, what="the undo pressed from the keyboard")
+    lab.panel_tab("Activity")
+    tabs = lab.page.locator(".jp-webmcp-tabs .lm-TabBar-tab")
+    tabs.nth(0).focus()
+    lab.page.keyboard.press("ArrowRight")
+    lab.page.keyboard.press("Enter")
+    wait_until(lambda: tabs.nth(1).get_attribute("aria-selected") == "true", what="Changes chosen with the arrow key")
+    switch = lab.page.locator(".jp-webmcp-review-run [role=switch]")
+    switch.focus()
+    lab.page.keyboard.press("Space")
+    try:
+        assert switch.get_attribute("aria-checked") == "true"
+    finally:
+        lab.switch("review-run", False)
 
 
 def test_undo_is_refused_after_a_human_edit_and_the_human_text_is_kept(lab):

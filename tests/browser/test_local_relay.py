@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from jupyterlite_pyodide_webmcp.site_server import site_server
+from jupyterlite_pyodide_webmcp.sites import SETTINGS_ID
 from pyodide_webmcp.notebook.access import METADATA_KEY
 
 from buildkit.env import CHROMIUM_FLAGS
@@ -31,7 +32,6 @@ from tests.browser.test_settings import field, open_settings, stored_settings
 from tests.hostclients import POLYFILL, McpHost
 from tests.waiting import wait_until
 
-SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
 RELAY_CLI = ROOT / "node_modules" / "@mcp-b" / "webmcp-local-relay" / "dist" / "cli.js"
 RELAY_TOOLS = {"webmcp_list_sources", "webmcp_list_tools", "webmcp_call_tool", "webmcp_open_page"}
 EMBED = "/extensions/jupyterlite-pyodide-webmcp/static/bridge/relay/embed.js"

@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from jupyterlite_pyodide_webmcp.site_server import site_server
+from jupyterlite_pyodide_webmcp.sites import SETTINGS_ID
 from pyodide_webmcp.base.hashing import source_hash
 
 from buildkit.paths import SITE
@@ -19,7 +20,6 @@ from tests.browser.conftest import (
 )
 from tests.waiting import wait_until
 
-SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
 POWER_TOOLS = {"jupyter_run_code", "jupyter_execute_command", "jupyter_list_commands"}
 
 

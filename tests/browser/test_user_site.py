@@ -14,6 +14,9 @@
 
 The figures the docs quote about these (the wheel's size, what ship-pyodide adds, the sites' sizes) are checked
 against what the tools print and what the built sites hold.
+
+The default run walks the recipe; the workflow's sites, the CDN variant, the figures and the uninstall build more
+sites in fresh environments and run with the long runs (`python3 build.py hosts`).
 """
 
 import json
@@ -388,6 +391,7 @@ def sites(tmp_path_factory, course):
             "command": environment_folder / "bin" / "jupyterlite-pyodide-webmcp"}
 
 
+@pytest.mark.hosts_long  # builds more sites in fresh environments: python3 build.py hosts
 def test_the_workflow_publishes_a_complete_site(sites):
     assert {"pages", "id-token"} <= {key for key, value in WORKFLOW["permissions"].items() if value == "write"}
     assert WORKFLOW["jobs"]["deploy"]["steps"][0]["uses"].startswith("actions/deploy-pages@")
@@ -410,6 +414,7 @@ def test_the_workflow_publishes_a_complete_site(sites):
     assert kernel["loadPyodideOptions"]["stdLibURL"] == "./extensions/jupyterlite-pyodide-webmcp/static/bridge/python_stdlib.zip"
 
 
+@pytest.mark.hosts_long  # builds more sites in fresh environments: python3 build.py hosts
 def test_the_check_says_a_site_on_the_kernel_s_cdn_is_not_offline(sites):
     checked = subprocess.run([sites["command"], "check", sites["cdn"]], capture_output=True, text=True, check=False)
     said = one_line(checked.stdout)
@@ -435,6 +440,7 @@ def route_cdn_to_npm_pyodide(context, cdn_url: str) -> None:
     context.route(folder + "/**", answer)
 
 
+@pytest.mark.hosts_long  # builds more sites in fresh environments: python3 build.py hosts
 def test_without_a_shipped_pyodide_the_bridge_uses_the_kernels_cdn_pyodide(browser, sites, served):
     context = browser.new_context(service_workers="block")
     requested = []
@@ -452,6 +458,7 @@ def test_without_a_shipped_pyodide_the_bridge_uses_the_kernels_cdn_pyodide(brows
         context.close()
 
 
+@pytest.mark.hosts_long  # builds more sites in fresh environments: python3 build.py hosts
 def test_the_published_site_starts_fast_runs_its_kernel_and_stays_offline(browser, sites, served):
     context = browser.new_context(service_workers="block")
     base = served(sites["shipped"], prefix=PREFIX)
@@ -483,6 +490,7 @@ def folder_mib(folder: Path) -> float:
     return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) / MiB
 
 
+@pytest.mark.hosts_long  # builds more sites in fresh environments: python3 build.py hosts
 def test_the_figures_the_docs_quote_are_the_tools_own(course, sites):
     wheel_mib = the_wheel().stat().st_size / MiB
     assert quoted(README, r"jupyterlite_pyodide_webmcp-\S+\.whl` \((\d+) MiB\)") == [f"{wheel_mib:.0f}"]
@@ -496,6 +504,7 @@ def test_the_figures_the_docs_quote_are_the_tools_own(course, sites):
     assert quoted(size, r"the workflow's step that ships it deleted\), (\d+) MiB") == [f"{folder_mib(sites['cdn']):.0f}"]
 
 
+@pytest.mark.hosts_long  # builds more sites in fresh environments: python3 build.py hosts
 def test_uninstalling_the_bridge_leaves_a_working_offline_site(course, browser, served):
     """The project README's uninstall, in the recipe's folder: the kernel keeps Pyodide and its standard library."""
     terminal = course["terminal"]
