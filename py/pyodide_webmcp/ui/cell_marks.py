@@ -61,6 +61,7 @@ class CellMarks:
         self._here = here
         self._show_comments = show_comments
         self._rows: dict[tuple[str, str], Any] = {}  # (notebook, cell) -> the listeners of its drawn row
+        self._marked: dict[str, set[str]] = {}  # notebook -> the cells drawn with marks
         self._scheduled: set[str] = set()
 
     def later(self, notebook: HumanNotebook) -> None:
@@ -101,11 +102,15 @@ class CellMarks:
         return marks
 
     def draw(self, notebook: HumanNotebook) -> None:
+        """Touch only the cells whose marks changed: a cell never marked costs nothing here."""
         records = notebook.cells()
         widgets = notebook.widgets()
+        marked = self._marked.setdefault(notebook.key, set())
         for index, marks in enumerate(self.marks_of(notebook)):
             if index >= widgets.length:
                 break
+            if marks.empty and records[index].id not in marked:
+                continue
             widget = widgets[index]
             if str(widget.model.id) != records[index].id:
                 continue  # the view is catching up with the model: the next draw sees it
@@ -113,6 +118,7 @@ class CellMarks:
             if node.getAttribute("data-webmcp-marks") == marks.signature:
                 continue
             node.setAttribute("data-webmcp-marks", marks.signature)
+            (marked.discard if marks.empty else marked.add)(records[index].id)
             for level in ("read", "none"):
                 widget.toggleClass(f"jp-webmcp-access-{level}", marks.access == level)
             widget.toggleClass("jp-webmcp-by-agent", bool(marks.did))
