@@ -41,7 +41,7 @@ def wait_result(lab, pending_id: str) -> dict:
 
 def set_budget(lab, seconds) -> None:
     """The owner's call budget, set in the Settings Editor as an owner sets it (None: the default)."""
-    lab.page.evaluate("id => window.jupyterapp.commands.execute('settingeditor:open', {query: 'WebMCP'})", SETTINGS_ID)
+    lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('settingeditor:open', {query: 'WebMCP'}); }")
     lab.page.click(f'.jp-PluginList-entry[data-id="{SETTINGS_ID}"]')
     field = lab.page.locator(f'[id="jp-SettingsEditor-{SETTINGS_ID}_callBudgetSeconds"]')
     value = seconds or int(BUDGET)
@@ -50,7 +50,7 @@ def set_budget(lab, seconds) -> None:
     saved = """async ([id, value]) => (await window.jupyterapp.serviceManager.settings.fetch(id)).raw
         .replace(/\\s/g, '').includes(`"callBudgetSeconds":${value}`)"""
     wait_until(lambda: lab.page.evaluate(saved, [SETTINGS_ID, value]), what="the budget saved")
-    lab.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open', {path: 'long.ipynb', factory: 'Notebook'})")
+    lab.page.evaluate("() => { window.jupyterapp.shell.currentWidget.close(); }")  # the Settings Editor
 
 
 @pytest.mark.parametrize("budget, sleep", [
