@@ -68,7 +68,7 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     work = AgentWork()
     lab = PageLab(host, calls, settings, work)
     human = HumanSide(lab.page, lab, work, js_value(host.fileBrowser))
-    lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved)
+    lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved, human.closed)
     # Each step is a task of its own: together they held the main thread for 0.3 s on a cold load.
     await asyncio.sleep(0)
     lab.human_edits.watch_all(host.tracker)

@@ -41,9 +41,11 @@ class HumanEditRecorder:
             self._flushers[key] = create_proxy(lambda: self._flush(panel))
             changed = create_proxy(lambda *_: self._schedule(key))
             saved = create_proxy(lambda _context, state: self._saved(panel, str(state)))
-            self._proxies.extend((changed, saved))
+            closed = create_proxy(lambda *_: self._services.events.closed(key))
+            self._proxies.extend((changed, saved, closed))
             panel.content.model.contentChanged.connect(changed)
             panel.context.saveState.connect(saved)
+            panel.disposed.connect(closed)
 
         panel.context.ready.then(create_once_callable(start))
 

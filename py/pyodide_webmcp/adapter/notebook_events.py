@@ -1,5 +1,5 @@
 """What happens to the open notebooks that the human's views follow: one opened, its document changed, its review
-threads changed, it was saved (by the human or by an agent call)."""
+threads changed, it was saved (by the human or by an agent call), it was closed."""
 
 from typing import Any, Callable
 
@@ -10,13 +10,15 @@ class NotebookEvents:
         self._changed: list[Callable[[Any], None]] = []
         self._reviewed: list[Callable[[Any], None]] = []
         self._saved: list[Callable[[Any, bool], None]] = []
+        self._closed: list[Callable[[str], None]] = []
 
     def on(self, opened: Callable[[Any], None], changed: Callable[[Any], None], reviewed: Callable[[Any], None],
-           saved: Callable[[Any, bool], None]) -> None:
+           saved: Callable[[Any, bool], None], closed: Callable[[str], None]) -> None:
         self._opened.append(opened)
         self._changed.append(changed)
         self._reviewed.append(reviewed)
         self._saved.append(saved)
+        self._closed.append(closed)
 
     def opened(self, notebook: Any) -> None:
         for listener in self._opened:
@@ -33,3 +35,8 @@ class NotebookEvents:
     def saved(self, notebook: Any, by_agent: bool) -> None:
         for listener in self._saved:
             listener(notebook, by_agent)
+
+    def closed(self, key: str) -> None:
+        """The notebook's panel (its key) is gone."""
+        for listener in self._closed:
+            listener(key)

@@ -77,6 +77,12 @@ class CellMarks:
 
         self._page.later(draw, 30)
 
+    def forget(self, key: str) -> None:
+        """A closed notebook: its rows' listeners go."""
+        self._marked.pop(key, None)
+        for row in [row for row in self._rows if row[0] == key]:
+            self._rows.pop(row).release()
+
     def marks_of(self, notebook: HumanNotebook) -> list[Marks]:
         records = notebook.cells()
         heads = notebook.last_changes()

@@ -49,6 +49,11 @@ class HumanSide:
         if not by_agent:
             self._work.journal.checkpoint(notebook.key, notebook.path, iso_now(), "saved")
 
+    def closed(self, key: str) -> None:
+        """A closed notebook's journal and marks are let go (reopened, it starts from a new checkpoint)."""
+        self._work.journal.forget(key)
+        self.marks.forget(key)
+
     # Following the agent
 
     def _follow(self, paths: set[str]) -> None:
