@@ -156,7 +156,9 @@ def _cell(text: str) -> str:
 # One tool -----------------------------------------------------------------------------------------------
 
 
-def _argument_rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
+def _argument_rows(schema: dict[str, Any], prefix: str = "", defaults: dict[str, Any] | None = None) -> list[str]:
+    """A row per argument; `defaults`: the top-level arguments' own, from their model (the compact schema leaves
+    null, false and 0 unsaid)."""
     rows = []
     required = set(schema.get("required", []))
     for name, prop in (schema.get("properties") or {}).items():
@@ -165,7 +167,10 @@ def _argument_rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
         kind = _nested_kind(prop) if nested else type_of(prop)
         if nested and "null" in _kinds(prop):
             kind += " or null"
-        default = "required" if name in required else _value(_default(prop))
+        if name in required:
+            default = "required"
+        else:
+            default = _value(defaults[name] if defaults is not None and name in defaults else _default(prop))
         rows.append(f"| `{path}` | {_cell(kind)} | {default} | {_cell(prop.get('description', ''))} |")
         if nested:
             member = _members(prop)
@@ -182,7 +187,8 @@ def _default(schema: dict[str, Any]) -> Any:
 
 
 def _arguments(tool: Tool) -> list[str]:
-    rows = _argument_rows(tool.input_schema)
+    defaults = {field.alias or name: field.default for name, field in tool.arguments.model_fields.items()}
+    rows = _argument_rows(tool.input_schema, defaults=defaults)
     table = _table("| argument | type | default | meaning |", rows) if rows else ["No arguments.", ""]
     also = tool.arguments.also_taken
     return [*table, f"Also taken (not in the schema): {also}", ""] if also else table

@@ -1,15 +1,18 @@
 """Result fields several results share, each with its meaning written once: every output schema and the
 tool reference take the description from here."""
 
-from typing import Optional
+from typing import Annotated
 
 from pydantic import Field
-from typing_extensions import Annotated
+
+STATUS_MEANING = ("The call's outcome: pending (still running: see pendingId), accepted or denied (a write the human "
+                  "reviewed in Propose mode), or the tool's own status.")
+"""What every result's `status` means, whatever values the tool's own may take."""
 
 BodyField = Annotated[str, Field(description="The message text.")]
 CellCountField = Annotated[int, Field(description="How many cells the notebook has, hidden ones included.")]
 CellIdField = Annotated[str, Field(description="Stable id of the cell.")]
-CellIndexField = Annotated[Optional[int], Field(description="The anchored cell's index now, or null when it is gone.")]
+CellIndexField = Annotated[int | None, Field(description="The anchored cell's index now, or null when it is gone.")]
 ColumnField = Annotated[int, Field(description="Zero-based column, in characters.")]
 CreatedAtField = Annotated[str, Field(description="When it was created (ISO 8601).")]
 DialogIdField = Annotated[str, Field(description="The dialog's id.")]

@@ -1,11 +1,13 @@
 """What an agent is told of a call not done within the budget: the pending result, and what to do about it. Pure."""
 
-from typing import Annotated, Literal, Optional, Sequence
+from collections.abc import Sequence
+from typing import Annotated, Literal
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from ..base.fields import (
+    STATUS_MEANING,
     DialogIdField,
     MessageField,
     PendingIdField,
@@ -26,8 +28,7 @@ class Answered(TypedDict):
 class PendingResult(TypedDict):
     """A call not done within the budget: it goes on; jupyter_wait_for_result gets its result."""
 
-    status: Annotated[Literal["pending"], Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    status: Annotated[Literal["pending"], Field(description=STATUS_MEANING)]
     pendingId: PendingIdField
     tool: ToolField
     since: SinceField
@@ -38,14 +39,14 @@ class PendingResult(TypedDict):
     answered: NotRequired[Annotated[Answered, Field(description="The dialog and button this answer pressed.")]]
 
 
-def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Optional[Dialog]:
+def dialog_of(call: Call, dialogs: Sequence[Dialog]) -> Dialog | None:
     """The call's open dialog that needs attention first: a shown one, else the oldest queued."""
     own = [d for d in dialogs if d.owner == call.id]
     return next((d for d in own if d.shown), own[0] if own else None)
 
 
 def pending_result(
-    call: Call, budget_seconds: float, dialogs: Sequence[Dialog], answered: Optional[Answered] = None
+    call: Call, budget_seconds: float, dialogs: Sequence[Dialog], answered: Answered | None = None
 ) -> PendingResult:
     dialog = None if call.task.done() else dialog_of(call, dialogs)
     waiting: WaitingFor = {"kind": "dialog", "dialogId": dialog.id} if dialog is not None else call.waiting()
@@ -64,7 +65,7 @@ def pending_result(
     return result
 
 
-def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogView]) -> str:
+def pending_message(call: Call, budget_seconds: float, dialog: DialogView | None) -> str:
     """What the agent should know and do about a call that has not settled yet."""
     if dialog is not None:
         if dialog.get("error"):
@@ -89,7 +90,7 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
         )
         advice = " Ask the human to answer it, or restart the kernel to stop the run."
     elif kind == "human":
-        doing = "The human is reviewing the proposal (Propose mode); they may take as long as they like"
+        doing = "The human is reviewing the proposal (Propose mode) and may take as long as they like"
         advice = ""
     else:
         doing = f"{call.tool} is still working"
@@ -97,6 +98,8 @@ def pending_message(call: Call, budget_seconds: float, dialog: Optional[DialogVi
     if "renamedTo" in what:
         doing = f"The notebook was renamed to {what['renamedTo']} while the call ran (use that path from now on). {doing}"
         after = "; it continues in the background"
+    elif kind == "human":
+        after = f"; the call went past {budget_seconds:g} seconds and continues in the background"
     else:
         after = f" after {budget_seconds:g} seconds; it continues in the background"
     return one_line(

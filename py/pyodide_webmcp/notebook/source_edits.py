@@ -7,14 +7,16 @@ cell still has the sourceHash the agent read and the agent may write it, and in 
 the diff first.
 """
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Callable, Optional, Sequence, TypeVar
+from typing import Annotated, TypeVar
 
 from pydantic import Field
 from typing_extensions import NotRequired
 
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
+from ..base.fields import STATUS_MEANING
 from ..base.shapes import (
     CellRef,
     CellSnapshot,
@@ -52,8 +54,7 @@ class CellResult(ProposalOutcome):
 
     notebook: NotRequired[NotebookField]
     cell: NotRequired[Annotated[CellSnapshot, Field(description="The cell as it is now.")]]
-    status: NotRequired[Annotated[Outcome, Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=STATUS_MEANING)]]
 
 
 class CellsResult(ProposalOutcome):
@@ -61,8 +62,7 @@ class CellsResult(ProposalOutcome):
 
     notebook: NotRequired[NotebookField]
     cells: NotRequired[Annotated[list[CellRef], Field(description="The cells, in notebook order.")]]
-    status: NotRequired[Annotated[Outcome, Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=STATUS_MEANING)]]
 
 
 def written(notebook: NotebookPort, cell_id: str) -> CellResult:
@@ -85,7 +85,7 @@ class SourceEdit:
     cell_id: str
     source: str
     expected_source_hash: str
-    cell_type: Optional[CellType] = None
+    cell_type: CellType | None = None
     overwrite_unread: bool = False
     field: str = ""
 
@@ -133,7 +133,7 @@ def source_edit_plan(ctx: CallContext, edits: Sequence[SourceEdit],
     return plan
 
 
-async def write_sources(ctx: CallContext, notebook_path: Optional[str], edits: Sequence[SourceEdit],
+async def write_sources(ctx: CallContext, notebook_path: str | None, edits: Sequence[SourceEdit],
                         result: Callable[[NotebookPort, list[str]], Written]) -> Written:
     """Apply the edits through the guarded, reviewable write (Propose mode reviews every update); a source over
     the bound is refused first, before anything is looked up."""

@@ -3,14 +3,21 @@
 Each goes through the guarded, reviewable write (kit.reviewed_write) and is recorded in the cell's provenance.
 """
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 from pydantic import Field
 from typing_extensions import NotRequired
 
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
-from ..base.shapes import CellRef, NotebookField, Outcome, Placement, ProposalOutcome
+from ..base.fields import STATUS_MEANING
+from ..base.shapes import (
+    CellRef,
+    NotebookField,
+    Outcome,
+    Placement,
+    ProposalOutcome,
+)
 from ..calls.current import CallContext
 from ..calls.schema import Arguments
 from ..calls.tool import tool
@@ -27,8 +34,7 @@ from ..port import NotebookPort
 class EditResult(ProposalOutcome):
     notebook: NotRequired[NotebookField]
     cell: NotRequired[CellRef]
-    status: NotRequired[Annotated[Outcome, Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=STATUS_MEANING)]]
 
 
 def changed(notebook: NotebookPort, cell_id: str) -> EditResult:
@@ -94,7 +100,7 @@ class MoveCellArguments(Arguments):
     cellId: CellId
     referenceCellId: str = Field(description="Move it next to this cell.")
     position: Placement = "below"
-    expectedSourceHash: Optional[str] = Field(None, description="If given, move only if the cell still matches it.")
+    expectedSourceHash: str | None = Field(None, description="If given, move only if the cell still matches it.")
 
 
 @tool("jupyter_move_cell", "Move a cell", read_only=False, destructive=False, idempotent=True, reviewed=True,
@@ -127,7 +133,7 @@ async def move_cell(args: MoveCellArguments, ctx: CallContext) -> EditResult:
 
 class ClearOutputsArguments(Arguments):
     notebookPath: NotebookPath = None
-    cellIds: Optional[list[str]] = Field(
+    cellIds: list[str] | None = Field(
         None,
         description="Default: every code cell you may change.",
         min_length=1,
@@ -138,8 +144,7 @@ class ClearOutputsArguments(Arguments):
 class ClearOutputsResult(ProposalOutcome):
     notebook: NotRequired[NotebookField]
     clearedCellIds: NotRequired[Annotated[list[str], Field(description="The code cells whose outputs were cleared.")]]
-    status: NotRequired[Annotated[Outcome, Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=STATUS_MEANING)]]
 
 
 @tool("jupyter_clear_outputs", "Clear outputs", read_only=False, destructive=True, idempotent=True, reviewed=True,
@@ -167,7 +172,8 @@ async def clear_outputs(args: ClearOutputsArguments, ctx: CallContext) -> ClearO
             return {"notebook": info_of(notebook), "clearedCellIds": [records[index].id for index in indexes]}
 
         anchor = records[indexes[0]].id if indexes else None
-        title = f"The agent proposes clearing the outputs of {len(indexes)} cell(s), starting here:"
+        cells = "this cell" if len(indexes) == 1 else f"{len(indexes)} cells, starting here"
+        title = f"The agent proposes clearing the outputs of {cells}:"
         return Plan(anchor, title, lambda: [("same", f"cell {index + 1}") for index in indexes], apply)
 
     return await reviewed_write(ctx, args.notebookPath, "update", plan)

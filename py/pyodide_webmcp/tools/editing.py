@@ -1,13 +1,14 @@
 """Changing cells beside a human: inserting, replacing sources, deleting; every write guarded by the
 sourceHash the agent read and reviewed by the human in Propose mode (the kit's guarded write)."""
 
-from typing import Annotated, Any, Optional, Union
+from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 from typing_extensions import NotRequired
 
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
+from ..base.fields import STATUS_MEANING
 from ..base.shapes import (
     CELL_TYPES,
     CellType,
@@ -69,11 +70,11 @@ class NewCell(Arguments):
 
 class InsertCellArguments(Arguments):
     notebookPath: NotebookPath = None
-    referenceCellId: Optional[str] = Field(None, description="Default: the active cell, else the end.")
+    referenceCellId: str | None = Field(None, description="Default: the active cell, else the end.")
     position: Placement = "below"
     cellType: str = Field("code", json_schema_extra={"enum": list(CELL_TYPES)})
     source: CellSource = ""
-    cells: Optional[list[NewCell]] = Field(
+    cells: list[NewCell] | None = Field(
         None,
         description="Several new cells, in order (not with cellType, source).",
         min_length=1,
@@ -95,7 +96,7 @@ def _new_cells(args: InsertCellArguments) -> list[tuple[CellType, str]]:
     "Insert cells", read_only=False, destructive=False, idempotent=False, reviewed=True,
     errors=(*WRITE_ERRORS, ErrorCode.CELL_NOT_FOUND, ErrorCode.INVALID_CELL_TYPE, ErrorCode.PROPOSAL_ALREADY_PENDING),
 )
-async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[CellResult, CellsResult]:
+async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> CellResult | CellsResult:
     """Insert a cell, or several (cells), above or below a reference cell; returns each new cell's id and sourceHash.
 
     Not run: use jupyter_run_cells.
@@ -106,7 +107,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
 
     reference_id = args.referenceCellId  # fixed at the first check: the active cell may move while the human decides
 
-    def plan(notebook: NotebookPort) -> Plan[Union[CellResult, CellsResult]]:
+    def plan(notebook: NotebookPort) -> Plan[CellResult | CellsResult]:
         nonlocal reference_id
         records = notebook.cells()
         if reference_id is None:
@@ -121,7 +122,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
             index = reference if args.position == "above" else reference + 1
             anchor, where = records[reference].id, f"{args.position} this one"
 
-        def apply() -> Union[CellResult, CellsResult]:
+        def apply() -> CellResult | CellsResult:
             ids = notebook.insert_cells(index, new)
             for cell_id in ids:
                 record_history(notebook, cell_id, "agent", "inserted", ctx.tool)
@@ -146,7 +147,7 @@ async def insert_cell(args: InsertCellArguments, ctx: CallContext) -> Union[Cell
 class SourceChange(Arguments):
     source: CellSource = Field(description="The complete new source.")
     expectedSourceHash: ExpectedSourceHash
-    cellType: Optional[CellType] = Field(None, description="Also change the cell's type.")
+    cellType: CellType | None = Field(None, description="Also change the cell's type.")
     overwriteUnread: OverwriteUnread = False
 
 
@@ -231,10 +232,9 @@ class DeleteCellArguments(Arguments):
 class DeleteCellResult(ProposalOutcome):
     notebook: NotRequired[NotebookField]
     deletedCellId: NotRequired[Annotated[str, Field(description="The id of the cell that was deleted.")]]
-    activeCellId: NotRequired[Annotated[Optional[str], Field(description=(
+    activeCellId: NotRequired[Annotated[str | None, Field(description=(
         "The active cell's id (null when none)."))]]
-    status: NotRequired[Annotated[Outcome, Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]]
+    status: NotRequired[Annotated[Outcome, Field(description=STATUS_MEANING)]]
 
 
 @tool(

@@ -1,6 +1,6 @@
 """Running cells on the kernel the human shares, and kernel interrupt / restart."""
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
@@ -8,6 +8,7 @@ from typing_extensions import NotRequired, TypedDict
 from ..base import limits
 from ..base.errors import ErrorCode, ToolError
 from ..base.fields import (
+    STATUS_MEANING,
     CellIdField,
     EnameField,
     EvalueField,
@@ -52,11 +53,11 @@ from ..port import CellRecord, NotebookPort
 
 class RunCellsArguments(Arguments):
     notebookPath: NotebookPath = None
-    cellIds: Optional[list[str]] = Field(
+    cellIds: list[str] | None = Field(
         None, description="Cells to run, in this order.", json_schema_extra=list_bound(limits.MAX_CELL_IDS_PER_CALL)
     )
-    startIndex: Optional[int] = Field(None, ge=0, description="First cell of a range; needs endIndex.")
-    endIndex: Optional[int] = Field(None, ge=0, description="Exclusive; at most 100 cells from startIndex.")
+    startIndex: int | None = Field(None, ge=0, description="First cell of a range; needs endIndex.")
+    endIndex: int | None = Field(None, ge=0, description="Exclusive; at most 100 cells from startIndex.")
     stopOnError: bool = Field(True, description="Skip the rest after a cell fails.")
 
 
@@ -65,7 +66,7 @@ class CellRunResult(TypedDict):
     index: PositionIndexField
     status: Annotated[Literal["ok", "error", "abort", "no-op"], Field(description=(
         "ok, error, abort (not run: the call was aborted) or no-op (not executable, or skipped)."))]
-    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+    executionCount: NotRequired[Annotated[int | None, Field(description=(
         "The kernel's execution count of the last run (absent or null: not run)."))]]
     outputSummary: Annotated[str, Field(description="One line saying what the run produced (bounded).")]
     ename: NotRequired[EnameField]
@@ -77,8 +78,7 @@ RunStatus = Literal["ok", "error", "aborted"]
 
 
 class RunCellsResult(ProposalOutcome):
-    status: Annotated[Literal[RunStatus, "denied"], Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    status: Annotated[Literal[RunStatus, "denied"], Field(description=STATUS_MEANING)]
     notebook: NotRequired[NotebookField]
     results: NotRequired[Annotated[list[CellRunResult], Field(description="One result per target cell, in run order.")]]
 
@@ -122,7 +122,7 @@ class KernelLost(Exception):
         self.cell_id = cell_id
 
 
-def _locate(notebook: NotebookPort, target: Target) -> tuple[int, Optional[CellRecord]]:
+def _locate(notebook: NotebookPort, target: Target) -> tuple[int, CellRecord | None]:
     """The target's current index and record; (-1, None) once deleted or hidden."""
     for index, record in enumerate(notebook.cells()):
         if record.id == target.cell_id:
@@ -218,7 +218,8 @@ async def run_cells(args: RunCellsArguments, ctx: CallContext) -> RunCellsResult
             ("same", f"cell {positions[t.cell_id][0] + 1}: {positions[t.cell_id][1].source.split(chr(10))[0]}")
             for t in targets
         ]
-        title = f"The agent proposes running {len(targets)} cell(s), starting here:"
+        cells = "this cell" if len(targets) == 1 else f"{len(targets)} cells, starting here"
+        title = f"The agent proposes running {cells}:"
         return Plan(targets[0].cell_id, title, lambda: preview, lambda: _run(notebook, targets, args, ctx))
 
     notebook = await resolve_notebook(ctx.lab, args.notebookPath, "write")
@@ -342,7 +343,7 @@ async def kernel_action(args: KernelActionArguments, ctx: CallContext) -> Kernel
 
 class StartKernelArguments(Arguments):
     notebookPath: NotebookPath = None
-    kernelName: Optional[str] = Field(None, description="Kernel name or language; default: the lab's default.")
+    kernelName: str | None = Field(None, description="Kernel name or language; default: the lab's default.")
 
 
 class StartKernelResult(TypedDict):

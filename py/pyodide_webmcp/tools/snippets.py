@@ -1,6 +1,6 @@
 """The opt-in power tool that runs a code snippet in a notebook's kernel, always in the human's view."""
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
@@ -9,6 +9,7 @@ from ..base import limits
 from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError
 from ..base.fields import (
+    STATUS_MEANING,
     EnameField,
     EvalueField,
     NotebookPathField,
@@ -38,10 +39,9 @@ class RunCodeArguments(Arguments):
 
 
 class RunCodeResult(TypedDict):
-    status: Annotated[Literal["ok", "error"], Field(description=(
-        "The call's outcome: pending (still running: see pendingId), or the tool's own status."))]
+    status: Annotated[Literal["ok", "error"], Field(description=STATUS_MEANING)]
     notebookPath: NotebookPathField
-    executionCount: NotRequired[Annotated[Optional[int], Field(description=(
+    executionCount: NotRequired[Annotated[int | None, Field(description=(
         "The kernel's execution count of the last run (absent or null: not run)."))]]
     outputs: Annotated[list[OutputSnapshot], Field(description=(
         "The cell's outputs, bounded (at most 10, text cut to 10 KiB)."))]

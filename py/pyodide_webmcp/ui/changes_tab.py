@@ -2,7 +2,7 @@
 opened the notebook, saved it, or started one), each to take back on its own or all together, newest first.
 What cannot be taken back says why."""
 
-from typing import Any, Optional
+from typing import Any
 
 from ..base.clock import iso_now
 from .agent_changes import AgentChange, ChangeJournal
@@ -58,7 +58,7 @@ class ChangesTab:
             body.appendChild(node)
         journal.on_change(lambda key: self.render())
 
-    def _notebook(self) -> Optional[HumanNotebook]:
+    def _notebook(self) -> HumanNotebook | None:
         chosen = str(self._select.value)
         return self._lab.find_notebook(chosen) if chosen else self._lab.current_notebook()
 
@@ -133,7 +133,8 @@ class ChangesTab:
             if why is None:
                 self._journal.reverted(notebook.key, change)
         kept = sum(why is not None for _, why in outcomes)
-        self._notice.textContent = f"{kept} change(s) were left as they are: see why under each." if kept else ""
+        said = "1 change was" if kept == 1 else f"{kept} changes were"
+        self._notice.textContent = f"{said} left as they are: see why under each." if kept else ""
         self._changed(notebook)
         self.render()
 
