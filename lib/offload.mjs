@@ -1,5 +1,6 @@
-// Inflating the .gz assets as they download: in a worker beside this module (inflate-worker.js), or on the
-// page's own thread where no worker can start.
+// The start's large files (the snapshot, the packed files, the extension modules, Pyodide's runtime) fetched,
+// inflated and compiled off the page's main thread, in a worker beside this module (offload-worker.mjs); on
+// the page's own thread where no worker can start.
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
@@ -25,109 +26,144 @@ const inPieces = () =>
     }
   });
 
-// Inflating is CPU work the page's main thread need not do: a worker beside this module inflates, and the
-// bytes come back in large batches. The worker must first answer a ping, so a page where no worker can
-// start (a content security policy, say) inflates on its own thread.
-const INFLATE_WORKER = new URL(`inflate-worker.js${version}`, import.meta.url);
+// The worker must first answer a ping, so a page where no worker can start (a content security policy, a
+// host serving something else under its name) does the work on its own thread.
+const WORKER = new URL(`offload-worker.mjs${version}`, import.meta.url);
 const PING_MS = 5000;
-let inflater = null;
+let offloader = null;
 
-function startInflater() {
-  inflater ??= new Promise(resolve => {
+function startWorker() {
+  offloader ??= new Promise(resolve => {
     let worker;
     try {
-      worker = new Worker(INFLATE_WORKER);
+      worker = new Worker(WORKER, { type: 'module' });
     } catch {
       resolve(null);
       return;
     }
-    const streams = new Map();
+    const jobs = new Map(); // id -> {answer(message), fail(error)}
     let ids = 0;
-    // No stream waits forever: a worker that fails or is stopped fails the streams it still owes.
+    // No job waits forever: a worker that fails or is stopped fails the jobs it still owes.
     const failAll = reason => {
-      streams.forEach(stream => stream.error(new Error(`inflating worker: ${reason}`)));
-      streams.clear();
+      jobs.forEach(job => job.fail(new Error(`offloading worker: ${reason}`)));
+      jobs.clear();
     };
     worker.onerror = event => {
       resolve(null);
       failAll(event.message || 'failed');
     };
-    worker.onmessage = ({ data: { id, chunk, done, error } }) => {
-      const stream = streams.get(id);
-      if (chunk) {
-        stream.enqueue(chunk);
+    worker.onmessage = ({ data }) => {
+      const job = jobs.get(data.id);
+      if (!job) {
         return;
       }
-      streams.delete(id);
-      done ? stream.close() : stream.error(error);
+      if (data.error !== undefined || data.done || data.module) {
+        jobs.delete(data.id);
+      }
+      job.answer(data);
     };
-    const inflate = body =>
-      new ReadableStream({
-        start(stream) {
-          const id = ids++;
-          streams.set(id, stream);
-          worker.postMessage({ id, body }, body ? [body] : []);
-        }
-      });
-    // A worker that never answers (a host serving something else under its name) is not waited for.
+    const send = (message, job) => {
+      const id = ids++;
+      jobs.set(id, job);
+      worker.postMessage({ ...message, id });
+      return id;
+    };
     const unanswered = setTimeout(() => {
       worker.terminate();
       failAll('no answer');
       resolve(null);
     }, PING_MS);
-    inflate(null)
-      .getReader()
-      .read()
-      .then(() => clearTimeout(unanswered))
-      .then(() =>
+    send({}, {
+      answer: () => {
+        clearTimeout(unanswered);
         resolve({
-          inflate,
+          send,
+          abort: id => worker.postMessage({ id, abort: true }),
           stop: () => {
             worker.terminate();
             failAll('stopped');
-          }
-        })
-      )
-      .catch(() => {}); // no answer, or the worker failed: already resolved to null
+          },
+          finish: () => worker.postMessage({ stop: true })
+        });
+      },
+      fail: () => {}
+    });
   });
-  return inflater;
+  return offloader;
 }
 
-/** Stops the worker (the streams it still owes fail); the next inflate starts another. */
-export function stopInflater() {
-  inflater?.then(worker => worker?.stop());
-  inflater = null;
+/** Stops the worker at once (the jobs it still owes fail); the next job starts another. */
+export function stopOffload() {
+  offloader?.then(worker => worker?.stop());
+  offloader = null;
 }
 
-/** A .gz asset's inflated bytes as a stream, unless the server labelled it `Content-Encoding: gzip` (some
- * hosts do for every .gz file): then the browser already inflated it. `signal` aborts the download. */
-export async function inflatedStream(url, signal) {
-  const [response, worker] = await Promise.all([fetchKept(url, { signal }), startInflater()]);
-  const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
-  const stream = inflatedByBrowser
-    ? response.body
-    : worker
-      ? worker.inflate(response.body)
+/** Lets the worker end once the copies it began are kept in Cache Storage; the next job starts another. */
+export function finishOffload() {
+  offloader?.then(worker => worker?.finish());
+  offloader = null;
+}
+
+// A job in the worker, its answers passed to `answer`; `signal` aborts it.
+function workerJob(worker, job, answer, fail, signal) {
+  if (signal?.aborted) {
+    fail(signal.reason);
+    return;
+  }
+  const id = worker.send(job, { answer, fail });
+  signal?.addEventListener('abort', () => worker.abort(id), { once: true });
+}
+
+// The .gz asset's inflated bytes as a stream, with what the server said of it: from the worker, or read
+// and inflated here.
+async function inflatedStream(url, signal) {
+  const worker = await startWorker();
+  if (!worker) {
+    const response = await fetchKept(url, { signal });
+    const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
+    const body = inflatedByBrowser
+      ? response.body
       : response.body.pipeThrough(inPieces()).pipeThrough(new DecompressionStream('gzip'));
-  const served = response.headers.get('Content-Type');
-  return Object.assign(stream.pipeThrough(givingTurns()), { inflatedByBrowser, served });
+    return { stream: body.pipeThrough(givingTurns()), inflatedByBrowser, served: response.headers.get('Content-Type') };
+  }
+  return new Promise((resolve, reject) => {
+    let stream;
+    const failed = error => (stream ? stream.error(error) : reject(error));
+    workerJob(
+      worker,
+      { url, gzipped: true },
+      ({ head, chunk, done, error }) => {
+        if (head) {
+          resolve({ stream: new ReadableStream({ start: controller => (stream = controller) }), ...head });
+        } else if (chunk) {
+          stream.enqueue(chunk);
+        } else if (done) {
+          stream.close();
+        } else {
+          failed(error);
+        }
+      },
+      failed,
+      signal
+    );
+  });
 }
 
 // Reads a .gz asset, inflated, chunk by chunk.
 async function readGzip(url, onChunk, signal) {
-  const stream = await inflatedStream(url, signal);
+  const { stream, inflatedByBrowser, served } = await inflatedStream(url, signal);
   const reader = stream.getReader();
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       onChunk(chunk.value);
     }
   } catch (error) {
-    if (stream.inflatedByBrowser || !(error instanceof TypeError)) {
+    if (inflatedByBrowser || !(error instanceof TypeError)) {
       throw error;
     }
     // The browser's message ("incorrect header check") names neither the file nor the cause.
     throw new Error(
-      `${fileName(url)} arrived altered (served as ${stream.served || 'no Content-Type'}; ` +
+      `${fileName(url)} arrived altered (served as ${served || 'no Content-Type'}; ` +
         `${error.message.replace(/\.$/, '')}): serve .gz files byte for byte, as application/gzip`
     );
   }
@@ -156,5 +192,32 @@ export async function gunzipInto(url, target, signal) {
   );
   if (offset !== target.length) {
     throw new Error(`${fileName(url)} is smaller than the manifest says`);
+  }
+}
+
+/**
+ * A wasm file, compiled: `url` fetched as fetchKept does (`key`, `bytes`), inflated first when `gzipped`.
+ * `signal` aborts it. A failure names the file.
+ */
+export async function compiledModule(url, { key, bytes = null, gzipped = false, signal } = {}) {
+  const worker = await startWorker();
+  try {
+    if (worker) {
+      return await new Promise((resolve, reject) =>
+        workerJob(worker, { url, key, bytes, gzipped, compile: true },
+          ({ module, error }) => (module ? resolve(module) : reject(error)), reject, signal)
+      );
+    }
+    const response = await fetchKept(url, { key, bytes, signal });
+    const inflate = gzipped && !/\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
+    return await WebAssembly.compileStreaming(
+      inflate
+        ? new Response(response.body.pipeThrough(new DecompressionStream('gzip')), {
+            headers: { 'Content-Type': 'application/wasm' }
+          })
+        : response
+    );
+  } catch (error) {
+    throw new Error(`${fileName(url)}: ${error.message || error}`);
   }
 }
