@@ -101,6 +101,7 @@ async function fetchRestore(site, signal) {
 async function snapshotBoot(setup, restore) {
   performance.mark('webmcp:stage:restoring');
   const pyodide = await loadInterpreter(setup, { restore });
+  await yieldToPage(); // what follows the restore in a task of its own, not at the end of Pyodide's
   await completeRestore(pyodide, setup, restore);
   return pyodide;
 }
