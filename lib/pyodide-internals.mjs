@@ -81,8 +81,8 @@ export function amendedFactory(createModule, { preRun, beforeInstance, beforeSta
 /**
  * Runs `link` (Emscripten's `receiveInstance`, which links the runtime's symbols) with `new WebAssembly.Module`
  * compiling each distinct module once: Emscripten's `convertJsFunctionToWasm` wraps every JS function its
- * function table needs in a tiny module of its own (261 of them for Pyodide 314.0.6, in 17 distinct
- * signatures), compiled one by one on the page's thread in the runtime's longest task. `link` runs
+ * function table needs in a tiny module of its own (261 of them for Pyodide 314.0.6, 30 distinct ones, by
+ * signature), compiled one by one on the page's thread in the runtime's longest task. `link` runs
  * synchronously, so nothing else sees the stand-in.
  */
 function compilingEachWrapperOnce(link) {
