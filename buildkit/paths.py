@@ -24,9 +24,9 @@ RELAY_FILES = {
     "widget.html": NPM_RELAY / "dist" / "browser" / "widget.html",
     "LICENSE": NPM_RELAY / "LICENSE",
 }
-# Loaded at run time from the extension's static/bridge/, not bundled: boot.mjs, the modules it loads
-# beside it (every lib/*.mjs) and its inflating worker.
-BRIDGE_SCRIPTS = (*sorted((ROOT / "lib").glob("*.mjs")), ROOT / "lib" / "inflate-worker.js")
+# Loaded at run time from the extension's static/bridge/, not bundled: boot.mjs and the modules it loads
+# beside it, its worker's included (every lib/*.mjs).
+BRIDGE_SCRIPTS = tuple(sorted((ROOT / "lib").glob("*.mjs")))
 
 STDLIB_ZIP = "python_stdlib.zip"
 FILES_PACK = "site-packages.pack.gz"  # the installed files a restore writes back (site.py pack_files)

@@ -28,13 +28,18 @@ def download_wasm_wheels(requirements: Path) -> list[Path]:
     return sorted(destination.glob("*.whl"))
 
 
+CATALOG_FILE = Path("pyodide_webmcp", "calls", "catalog.json")
+"""Where the package reads its catalog (calls/catalog.py CATALOG_FILE): without it the page's start imports every
+tool to make one."""
+
+
 def build_bridge_wheel(destination: Path, catalog: dict) -> Path:
-    """The bridge's wheel, with its tools' catalog (catalog.json) written into the package."""
+    """The bridge's wheel, with its tools' catalog (catalog.json) written where the package reads it."""
     from hatchling.builders.wheel import WheelBuilder
 
     source = destination / "source"
     shutil.copytree(BRIDGE_SOURCE, source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    (source / "pyodide_webmcp" / "catalog.json").write_text(json.dumps(catalog, separators=(",", ":")))
+    (source / CATALOG_FILE).write_text(json.dumps(catalog, separators=(",", ":")))
     builder = WheelBuilder(str(source))
     return Path(next(builder.build(directory=str(destination), versions=["standard"])))
 

@@ -1,9 +1,10 @@
 // Starts the bridge's main-thread Pyodide, shared by the JupyterLab host and the build-time snapshot maker
 // (so both runs set the interpreter up identically). The modules beside it, each loaded under this
-// module's version: kept-files.mjs (Cache Storage), inflate.mjs (inflating the .gz assets), dynlibs.mjs
-// (the extension modules), loader-files.mjs (the standard library and Pyodide's runtime, fetched ahead and
-// handed to Pyodide's loader), snapshot.mjs (restoring and making the memory snapshot), turns.mjs (giving
-// the page its turn) and pyodide-internals.mjs (every part of Pyodide used beyond its documented API).
+// module's version: kept-files.mjs (Cache Storage), offload.mjs (the large files fetched, inflated and
+// compiled off the page's main thread), dynlibs.mjs (the extension modules), loader-files.mjs (the standard
+// library and Pyodide's runtime, fetched ahead and handed to Pyodide's loader), snapshot.mjs (restoring and
+// making the memory snapshot), turns.mjs (giving the page its turn) and pyodide-internals.mjs (every part of
+// Pyodide used beyond its documented API).
 //
 // The interpreter is the site's Pyodide (the one the kernel loads). When it is the Pyodide release this
 // extension was built for, Python's standard library comes from the extension (compiled to bytecode at
@@ -14,9 +15,9 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ forgetKept }, { stopInflater }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
+const [{ forgetKept }, { finishOffload, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
-  import(`./inflate.mjs${version}`),
+  import(`./offload.mjs${version}`),
   import(`./dynlibs.mjs${version}`),
   import(`./loader-files.mjs${version}`),
   import(`./snapshot.mjs${version}`),
@@ -76,19 +77,31 @@ async function plainBoot(setup) {
   return pyodide;
 }
 
+// A User Timing mark (`webmcp:stage:<stage>`) once `part` has loaded: DevTools and the benchmark show which
+// part of the start the first call waits for.
+function marked(part, stage) {
+  part.then(() => performance.mark(`webmcp:stage:${stage}`), () => {});
+  return part;
+}
+
 // Everything a restore loads before it runs, all at once: the snapshot and the packed files downloading
 // and inflating, the extension modules and Pyodide's runtime downloading and compiling, Pyodide's module
 // factory. Rejects, before loading anything, when the snapshot cannot be restored in this browser.
 async function fetchRestore(site, signal) {
   const snapshotParts = fetchSnapshot(site, signal);
-  const dynlibs = compileDynlibs(site, signal);
+  marked(snapshotParts.inflated, 'snapshot-inflated');
+  const dynlibs = marked(compileDynlibs(site, signal), 'dynlibs-compiled');
   const factory = runtimeFactory(site.indexUrl);
   [dynlibs, factory].forEach(part => part.catch(() => {})); // awaited by the restore, which reports them
-  return { ...snapshotParts, dynlibs, factory, runtime: fetchRuntime(site, signal) };
+  const runtime = fetchRuntime(site, signal);
+  marked(runtime.compiled, 'runtime-compiled');
+  return { ...snapshotParts, dynlibs, factory, runtime };
 }
 
 async function snapshotBoot(setup, restore) {
+  performance.mark('webmcp:stage:restoring');
   const pyodide = await loadInterpreter(setup, { restore });
+  await yieldToPage(); // what follows the restore in a task of its own, not at the end of Pyodide's
   await completeRestore(pyodide, setup, restore);
   return pyodide;
 }
@@ -107,7 +120,7 @@ async function loadAhead(site, allowSnapshot, signal) {
   signal.throwIfAborted(); // dropped meanwhile
   if (!setup.fits) {
     otherRelease.abort();
-    stopInflater();
+    stopOffload();
   }
   const fallback = snapshotUnusable(setup, allowSnapshot);
   return { setup: { ...setup, stdlib: setup.fits ? stdlib : null }, fallback, restore: fallback ? null : restore };
@@ -119,13 +132,13 @@ async function startLoaded({ setup, fallback, restore }) {
       const pyodide = await snapshotBoot(setup, await restore);
       const bridge = pyodide.pyimport(setup.manifest.module);
       bridge.reseed();
+      finishOffload(); // the copies it began kept
       return { pyodide, bridge, path: 'snapshot', fallback };
     } catch (error) {
       console.warn('WebMCP bridge: snapshot restore failed, starting from scratch', error);
+      stopOffload(); // nothing more of it kept
       await forgetKept();
       fallback = restoreFailure(error);
-    } finally {
-      stopInflater();
     }
   }
   const pyodide = await plainBoot(setup);
@@ -148,7 +161,7 @@ export function beginStart(site, { allowSnapshot = true } = {}) {
     finish: () => loaded.then(startLoaded),
     drop: () => {
       downloads.abort();
-      stopInflater();
+      stopOffload();
     }
   };
 }
@@ -161,7 +174,7 @@ export async function makeSnapshot(site) {
   }
   const pyodide = await loadInterpreter(setup, { makeSnapshot: { jsglobals: recordedGlobals() } });
   const heapSteps = [{ step: 'interpreter started', ...heapUse(pyodide) }];
-  stopInflater();
+  stopOffload();
   await pyodide.loadPackage(wheelUrls(setup));
   heapSteps.push({ step: 'wheels installed', ...heapUse(pyodide) });
   return snapshotOf(pyodide, site.manifest.module, heapSteps);

@@ -4,27 +4,23 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ versioned }, { fileName, inflatedStream }, { yieldToPage }, { growHeap, holdStart, linkExtensionModule }] =
+const [{ versioned }, { compiledModule }, { yieldToPage }, { growHeap, holdStart, linkExtensionModule, touchFreeHeap }] =
   await Promise.all([
     import(`./kept-files.mjs${version}`),
-    import(`./inflate.mjs${version}`),
+    import(`./offload.mjs${version}`),
     import(`./turns.mjs${version}`),
     import(`./pyodide-internals.mjs${version}`)
   ]);
 
 /** The extension modules, compiled. They ship gzipped (a third of the bytes) and kept like the snapshot;
- * each is compiled while it downloads and inflates, beside everything else that loads. */
+ * each is compiled while it downloads and inflates, off the page's main thread, beside everything else that
+ * loads. */
 export const compileDynlibs = (site, signal) =>
   Promise.all(
-    site.manifest.dynlibs.map(async ({ file, path }) => {
-      const url = versioned(site, file);
-      const body = await inflatedStream(url, signal);
-      const wasm = new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
-      const module = await WebAssembly.compileStreaming(wasm).catch(error => {
-        throw new Error(`${fileName(url)}: ${error.message}`);
-      });
-      return { path, module };
-    })
+    site.manifest.dynlibs.map(async ({ file, path }) => ({
+      path,
+      module: await compiledModule(versioned(site, file), { gzipped: true, signal })
+    }))
   );
 
 /**
@@ -35,8 +31,8 @@ export const compileDynlibs = (site, signal) =>
 const HEAP_HEADROOM_BYTES = 2 * 2 ** 20;
 
 /**
- * A preRun step: link the extension modules; for a restore, also size the heap and wait until the
- * snapshot is in place (it inflates while the runtime compiles). A failure goes to `failed`; then a
+ * A preRun step: link the extension modules; for a restore, also size the heap, have its pages in hand
+ * (touchFreeHeap) and wait until the snapshot is in place (it inflates while the runtime compiles). A failure goes to `failed`; then a
  * restore's heap copy is spoiled, so Pyodide refuses it instead of starting from it.
  */
 export function preloadDynlibs(dynlibs, restore, failed) {
@@ -48,6 +44,7 @@ export function preloadDynlibs(dynlibs, restore, failed) {
         }
         if (restore) {
           growHeap(Module, restore.memory.length + HEAP_HEADROOM_BYTES);
+          await touchFreeHeap(Module, yieldToPage);
           await restore.inflated;
         }
         // The runtime starts when this step ends: in a task of its own, not after the last inflate.

@@ -40,9 +40,17 @@ export async function fetchKept(url, { key = url, bytes = null, signal } = {}) {
     bytes === null
       ? Promise.resolve(copy)
       : copy.blob().then(body => body.size === bytes && new Response(body, { headers: { 'Content-Type': body.type } }));
-  checked.then(fit => fit && keep(key, fit)).catch(() => {});
+  const written = checked.then(fit => fit && keep(key, fit)).catch(() => {});
+  keeping.add(written);
+  written.then(() => keeping.delete(written));
   return response;
 }
+
+// The copies being written.
+const keeping = new Set();
+
+/** Resolves once every copy begun has been kept (or failed to be). */
+export const allKept = () => Promise.all([...keeping]);
 
 // Keeps `response` under `key`, dropping the copies of every other build.
 async function keep(key, response) {

@@ -1,12 +1,13 @@
 // The files Pyodide's loader fetches, fetched ahead and handed to it: the extension's standard library,
-// and for a restore Pyodide's runtime (`pyodide.asm.wasm`, 9 MiB), compiled ahead too.
+// and for a restore Pyodide's runtime (`pyodide.asm.wasm`, 9 MiB), compiled ahead, off the page's main thread
+// (offload.mjs).
 //
 // The loader fetches both with the page's `fetch` as it makes its settings, before any hook it offers,
-// and compiles the runtime it fetched. While it loads, the page's `fetch` answers those two requests
-// with the files fetched ahead, and `WebAssembly.instantiateStreaming`, handed that very answer for the
-// runtime, instantiates the module compiled ahead instead. Every other call passes through untouched, and
-// each stand-in is put back once it has answered (at the latest when the loader returns). No blob: URL
-// is involved, which a strict content security policy would refuse.
+// and compiles the runtime it fetched. While it loads, the page's `fetch` answers those two requests: the
+// standard library with the file fetched ahead, the runtime with an empty stand-in, and
+// `WebAssembly.instantiateStreaming`, handed that very answer, instantiates the module compiled ahead instead.
+// Every other call passes through untouched, and each stand-in is put back once it has answered (at the latest
+// when the loader returns). No blob: URL is involved, which a strict content security policy would refuse.
 //
 // The kernel's worker downloads the same runtime, and a private window's memory cache keeps no file that
 // large, so the runtime is kept like the snapshot, only when the site serves the very file the snapshot
@@ -14,8 +15,9 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ fetchKept, versioned }, { runtimeUrl }] = await Promise.all([
+const [{ fetchKept, versioned }, { compiledModule }, { runtimeUrl }] = await Promise.all([
   import(`./kept-files.mjs${version}`),
+  import(`./offload.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`)
 ]);
 
@@ -34,17 +36,11 @@ export function fetchStdlib(site, signal) {
  * downloads. `signal` aborts the download. */
 export function fetchRuntime({ indexUrl, manifest }, signal) {
   const url = runtimeUrl(indexUrl);
-  const fetched = fetchKept(url, { key: `${url}?v=${manifest.build}`, bytes: manifest.snapshot.runtimeBytes, signal })
-    .then(response => [response.clone(), response]);
-  const spare = fetched.then(([copy]) => copy);
-  const compiled = fetched.then(([, response]) => WebAssembly.compileStreaming(response));
-  spare.catch(() => {});
+  const key = `${url}?v=${manifest.build}`;
+  const compiled = compiledModule(url, { key, bytes: manifest.snapshot.runtimeBytes, signal });
   compiled.catch(() => {}); // the loader reports it
-  return { url, spare, compiled };
+  return { url, compiled };
 }
-
-// The runtime's spare copy, unread, keeps every byte it is not read: let go of them.
-const letGo = spare => spare.then(copy => copy.body?.cancel()).catch(() => {});
 
 /** Runs `load` (Pyodide's loader) with the files fetched ahead as the ones it loads: `stdlib`
  * (fetchStdlib), `runtime` (fetchRuntime, or `{url}` alone where the loader downloads it itself); either
@@ -59,7 +55,10 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
   }
   let runtimeAnswer = null;
   if (runtime) {
-    answers.set(runtime.url, (resource, rest) => (runtimeAnswer = runtime.spare || pageFetch(resource, ...rest)));
+    // Compiled ahead, the runtime needs no bytes: the answer only stands for it.
+    const answer = (resource, rest) =>
+      runtime.compiled ? Promise.resolve(new Response(null)) : pageFetch(resource, ...rest);
+    answers.set(runtime.url, (resource, rest) => (runtimeAnswer = answer(resource, rest)));
   }
   let runtimeFailed;
   const failure = new Promise((_, reject) => (runtimeFailed = reject));
@@ -82,7 +81,6 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
     WebAssembly.instantiateStreaming = pageInstantiate;
     let instantiated;
     if (runtime.compiled) {
-      letGo(runtime.spare);
       instantiated = runtime.compiled.then(async module => ({ instance: await WebAssembly.instantiate(module, imports), module }));
     } else {
       instantiated = pageInstantiate.call(WebAssembly, source, imports);
@@ -102,9 +100,6 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
     }
     if (WebAssembly.instantiateStreaming === instantiateStandIn) {
       WebAssembly.instantiateStreaming = pageInstantiate;
-    }
-    if (runtime?.spare && answers.has(runtime.url)) {
-      letGo(runtime.spare); // never asked for
     }
   }
 }

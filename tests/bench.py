@@ -229,6 +229,8 @@ def summarize(runs: list[dict]) -> dict:
     summary = {}
     for key in runs[0]:
         values = [run[key] for run in runs if key in run]
+        if key in PER_LOAD:
+            continue
         if isinstance(values[0], str):
             summary[key] = {"values": sorted(set(values))}
         else:
@@ -408,6 +410,8 @@ def print_boot(result: dict) -> None:
     print(f"{'figure':26}" + "".join(f"{', '.join(column):>24}" for column in columns))
     summaries = {column: summarize(runs) for column, runs in loads.items()}
     for key in loads[("bridge", "cold")][0]:
+        if key in PER_LOAD:
+            continue
         cells = []
         for column in columns:
             figures = summaries[column].get(key)
@@ -419,6 +423,34 @@ def print_boot(result: dict) -> None:
                 digits = 1 if key.endswith("MiB") else 0
                 cells.append(f"{figures['min']:9.{digits}f} / {figures['median']:9.{digits}f}")
         print(f"{key:26}" + "".join(f"{cell:>24}" for cell in cells))
+    print("\nThe extension's longest own task, each load: what it ran (the function of its code the profiler found "
+          "most often), and how long it took\n")
+    for column, runs in loads.items():
+        for run in runs:
+            if "longestOwnTaskRan" in run:
+                print(f"{', '.join(column):24} {run['longestOwnTaskMs']:6.0f} ms  {run['longestOwnTaskRan']}")
+    print_stages(loads)
+
+
+PER_LOAD = {"longestOwnTaskRan", "stagesMs"}  # printed below the table, not summarized in it
+
+# The bridge's start, stage by stage (User Timing marks), in the order it usually reaches them.
+STAGES = ("stage:started-early", "activated", "stage:restoring", "stage:runtime-compiled", "stage:dynlibs-compiled",
+          "stage:snapshot-inflated", "stage:restored", "stage:imported", "ready")
+
+
+def print_stages(loads: dict) -> None:
+    """Where the first call's wait goes: when the bridge reached each stage of its start, from app.restored."""
+    print("\nThe bridge's start, medians in ms from app.restored (negative: before it)\n")
+    print(f"{'stage':28}{'cold':>10}{'warm':>10}")
+    rows = [(stage, lambda run, mark=f"webmcp:{stage}": run.get("stagesMs", {}).get(mark)) for stage in STAGES]
+    rows.append(("first call answered", lambda run: run.get("firstCallAfterRestoredMs")))
+    for stage, value in rows:
+        cells = []
+        for kind in ("cold", "warm"):
+            values = [value(run) for run in loads[("bridge", kind)] if value(run) is not None]
+            cells.append(f"{statistics.median(values):10.0f}" if values else f"{'-':>10}")
+        print(f"{stage:28}" + "".join(cells))
 
 
 def print_calls(calls: dict, count: int) -> None:

@@ -1,10 +1,12 @@
 """Page measurements shared by the benchmark and the stress run: main-thread tasks from a DevTools
 trace, memory after a full collection, live Pyodide proxies from a heap snapshot, and percentiles."""
 
+import bisect
 import json
 import statistics
 
-TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
+# The sampling profiler too: Pyodide's own start runs in microtasks no trace event ties to a script (bench below).
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "disabled-by-default-v8.cpu_profiler"]
 TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
 
 BRIDGE_URLS = ("/static/pyodide/", "/jupyterlite-pyodide-webmcp/")
@@ -33,25 +35,66 @@ MAIN_THREAD_QUIET = """async ([windowMs, longestMs, timeoutMs]) => {
 SCRIPT_LOADING = {"EvaluateScript", "v8.compile", "v8.compileModule", "v8.evaluateModule"}
 
 
-def task_events(trace: bytes) -> list[tuple[dict, list[dict]]]:
-    """Each top-level task on the page's renderer main thread, with the events it contains."""
+def main_threads(events: list[dict]) -> set[tuple]:
+    return {(event["pid"], event["tid"]) for event in events
+            if event.get("name") == "thread_name" and event.get("args", {}).get("name") == "CrRendererMain"}
+
+
+# Sampled frames that are no code of any script.
+NO_SCRIPT = {"(root)", "(program)", "(idle)", "(garbage collector)"}
+
+
+Frame = tuple[str, str]  # a sampled frame's function name and script URL ("" for a builtin)
+
+
+def sampled_stacks(events: list[dict], threads: set[tuple]) -> list[tuple[float, tuple[Frame, ...]]]:
+    """(time, its frames from the innermost out) of each sample the profiler took on those threads, by time;
+    frames that run no script at all (the idle thread, the collector) are left out."""
+    profiles: dict = {}
+    for event in events:
+        if event.get("name") == "Profile" and (event.get("pid"), event.get("tid")) in threads:
+            profiles[(event["pid"], event["id"])] = {"time": event["args"]["data"]["startTime"], "nodes": {}}
+    samples = []
+    for event in events:
+        profile = profiles.get((event.get("pid"), event.get("id"))) if event.get("name") == "ProfileChunk" else None
+        if profile is None:
+            continue
+        data = event["args"]["data"]
+        for node in data.get("cpuProfile", {}).get("nodes", []):
+            profile["nodes"][node["id"]] = node
+        for node_id, delta in zip(data.get("cpuProfile", {}).get("samples", []), data.get("timeDeltas", [])):
+            profile["time"] += delta
+            frames, node = [], profile["nodes"].get(node_id)
+            while node is not None:
+                frame = node["callFrame"]
+                if frame.get("functionName") not in NO_SCRIPT:
+                    frames.append((frame.get("functionName") or "(anonymous)", frame.get("url", "")))
+                node = profile["nodes"].get(node.get("parent"))
+            samples.append((profile["time"], tuple(frames)))
+    return sorted(samples)
+
+
+def task_events(trace: bytes) -> list[tuple[dict, list[dict], list[tuple[Frame, ...]]]]:
+    """Each top-level task on the page's renderer main thread, with the events it contains and the stacks the
+    sampling profiler took in it (as sampled_stacks gives them)."""
     events = json.loads(trace)["traceEvents"]
-    main_threads = {
-        (event["pid"], event["tid"])
-        for event in events
-        if event.get("name") == "thread_name" and event.get("args", {}).get("name") == "CrRendererMain"
-    }
+    threads = main_threads(events)
     on_main = sorted(
-        (event for event in events if (event.get("pid"), event.get("tid")) in main_threads and event.get("ph") == "X"),
+        (event for event in events if (event.get("pid"), event.get("tid")) in threads and event.get("ph") == "X"),
         key=lambda event: (event["ts"], -event.get("dur", 0)),
     )
-    tasks = []
+    tasks: list[tuple[dict, list[dict], list]] = []
     for event in on_main:
         if event["name"] in TASK_EVENTS:
             if not tasks or event["ts"] >= tasks[-1][0]["ts"] + tasks[-1][0].get("dur", 0):
-                tasks.append((event, []))
+                tasks.append((event, [], []))
         elif tasks and event["ts"] < tasks[-1][0]["ts"] + tasks[-1][0].get("dur", 0):
             tasks[-1][1].append(event)
+    starts = [task["ts"] for task, _, _ in tasks]
+    for time, frames in sampled_stacks(events, threads):
+        at = bisect.bisect_right(starts, time) - 1
+        if at >= 0 and time <= tasks[at][0]["ts"] + tasks[at][0].get("dur", 0):
+            tasks[at][2].append(frames)
     return tasks
 
 
@@ -60,26 +103,36 @@ def event_url(event: dict) -> str:
     return (data.get("url") or "") if isinstance(data, dict) else ""
 
 
-def is_own(task: dict, children: list[dict], own_urls: tuple = BRIDGE_URLS, own_events: tuple = BRIDGE_EVENTS) -> bool:
+def own_frame(frames: tuple[Frame, ...], own_urls: tuple) -> Frame | None:
+    """The innermost frame of the extension's code (`own_urls`) in a sampled stack, if any."""
+    return next((frame for frame in frames if any(part in frame[1] for part in own_urls)), None)
+
+
+def is_own(task: dict, children: list[dict], own_urls: tuple = BRIDGE_URLS, own_events: tuple = BRIDGE_EVENTS,
+           stacks: list[tuple[Frame, ...]] = ()) -> bool:
     """Whether a task is the extension's: it runs the extension's script (or Pyodide's), compiles wasm or
     inflates a stream (by default: the lab itself does none of these on the main thread; another
-    extension, the benchmark's reference, passes its own script URLs and no events). Loading an
-    extension's script claims a task only when it takes half of it: the lab's script loads evaluate
-    each extension's entry in passing."""
+    extension, the benchmark's reference, passes its own script URLs and no events), or the profiler
+    found the extension's code (`own_urls`) on the stack in at least half of the samples that ran a script:
+    Pyodide's start runs in microtasks that no trace event ties to a script. Loading an extension's script
+    claims a task only when it takes half of it: the lab's script loads evaluate each extension's entry in
+    passing."""
     loading = 0
     for event in children:
         if (own_events and event["name"].startswith(own_events)) or any(part in event_url(event) for part in own_urls):
             if event["name"] not in SCRIPT_LOADING:
                 return True
             loading += event.get("dur", 0)
-    return loading * 2 >= task.get("dur", 0) > 0
+    scripted = [frames for frames in stacks if frames]
+    own = sum(1 for frames in scripted if own_frame(frames, own_urls))
+    return loading * 2 >= task.get("dur", 0) > 0 or (own > 0 and own * 2 >= len(scripted))
 
 
 def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
                       own_events: tuple = BRIDGE_EVENTS) -> list[tuple[float, bool]]:
     """(duration ms, is the extension's own) of each top-level task on the page's renderer main thread."""
-    return [(task.get("dur", 0) / 1000, is_own(task, children, own_urls, own_events))
-            for task, children in task_events(trace)]
+    return [(task.get("dur", 0) / 1000, is_own(task, children, own_urls, own_events, stacks))
+            for task, children, stacks in task_events(trace)]
 
 
 def memory_after_gc(page) -> dict:

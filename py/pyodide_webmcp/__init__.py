@@ -1,8 +1,8 @@
 """WebMCP bridge for JupyterLite: notebook tools served from a main-thread Pyodide.
 
 Importing the package touches no JavaScript and imports no tool: `start` learns the tools from their
-catalog and each tool's module is imported on its first call, so the package imports on CPython and
-its start is held in a small memory snapshot.
+catalog, and a tool's module is imported on its first call (in the page, the memory snapshot already holds
+every built-in one), so the package imports on CPython and its start is held in a memory snapshot.
 """
 
 import sys
@@ -20,10 +20,11 @@ STARTUP_MODULES = (
     "pyodide_webmcp.notebook.source_edits",
     "pyodide_webmcp.kit",
     "pyodide_webmcp.ui.human_side",
+    "pyodide_webmcp.tools",
 )
 """What the snapshot maker imports, one at a time, before the memory snapshot is made (snapshot.mjs): what
-serving needs, what most tools share, and the human's views (built only when first needed); the tools themselves are
-imported on their first call."""
+serving needs, what most tools share, the human's views (built only when first needed) and the built-in tools'
+package, whose every module (`tools.MODULES`) it imports next, so that no call waits for its tool's import."""
 
 
 def reseed() -> None:

@@ -16,13 +16,16 @@ from tests.waiting import KERNEL_IDLE
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
 
 
-def open_lab(browser, site_url, query="", route=None):
+def open_lab(browser, site_url, query="", route=None, requests=None, path="?path=demo.ipynb"):
+    """The lab in a fresh context; `requests` collects the URL of every request the page and its workers make."""
     # The service worker would answer requests beyond page.route's reach.
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     if route:
         page.route(*route)
-    page.goto(f"{site_url}/lab/index.html?path=demo.ipynb{query}")
+    if requests is not None:
+        page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{site_url}/lab/index.html{path}{query}")
     page.wait_for_selector(SETTLED, timeout=120_000)
     return context, page
 
@@ -65,7 +68,8 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
 def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_files_from_cache_storage(
         browser, site_url):
     # A private window's memory cache keeps no file over 6.25 MiB: the kept copies must serve the reload.
-    context, page = open_lab(browser, site_url)
+    requests = []
+    context, page = open_lab(browser, site_url, requests=requests)
     try:
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         assert_tools_work(page)
@@ -80,13 +84,15 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         assert sizes[0] >= manifest["snapshot"]["heapBytes"] > sizes[1], sizes[:3]
         # The memory was sized with room for the start, not grown by Emscripten's 20 % step during it.
         assert sizes[0] < manifest["snapshot"]["heapBytes"] * 1.1, (sizes[0], manifest["snapshot"]["heapBytes"])
+        requests.clear()
         page.reload()
         page.wait_for_selector(READY, timeout=120_000)
         assert page.inner_text(READY).endswith("snapshot start)")
-        # The page's own fetches (the kernel's worker fetches the standard library it shares on its own).
-        fetched = [url for url in page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
-                   if "/static/bridge/" in url or "pyodide.asm.wasm" in url]
-        assert fetched and not [url for url in fetched if any(name in url for name in large)], fetched
+        # Asked for again: the manifest (revalidated), but none of the bridge's own large files. (The kernel's
+        # worker asks for the runtime and the standard library it shares, from the browser's HTTP cache.)
+        fetched = [url for url in requests if "/static/bridge/" in url]
+        own = [name for name in large if name not in (manifest["stdlib"], "pyodide.asm.wasm")]
+        assert fetched and not [url for url in fetched if any(name in url for name in own)], fetched
         assert_tools_work(page)
     finally:
         context.close()
@@ -114,14 +120,14 @@ def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(b
 @pytest.mark.parametrize("served", [{"status": 404, "body": ""},
                                     {"status": 200, "body": "onmessage = () => {};", "content_type": "text/javascript"}],
                          ids=["missing", "silent"])
-def test_where_no_worker_can_inflate_the_page_inflates_and_still_restores(browser, site_url, served):
+def test_where_no_worker_starts_the_page_loads_the_files_itself_and_still_restores(browser, site_url, served):
     refused = []
 
     def no_worker(route):
         refused.append(route.request.url)
         route.fulfill(**served)
 
-    context, page = open_lab(browser, site_url, route=("**/static/bridge/inflate-worker.js*", no_worker))
+    context, page = open_lab(browser, site_url, route=("**/static/bridge/offload-worker.mjs*", no_worker))
     try:
         assert refused
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
@@ -130,10 +136,10 @@ def test_where_no_worker_can_inflate_the_page_inflates_and_still_restores(browse
         context.close()
 
 
-def test_a_worker_that_fails_while_inflating_fails_the_restore_not_the_start(browser, site_url):
-    # Answers the ping, then fails on the first stream it is handed.
-    broken = "onmessage = ({ data: { id, body } }) => { if (!body) postMessage({ id, done: true }); else throw 'broken'; };"
-    route = ("**/static/bridge/inflate-worker.js*",
+def test_a_worker_that_fails_while_loading_fails_the_restore_not_the_start(browser, site_url):
+    # Answers the ping, then fails on the first file it is asked for.
+    broken = "onmessage = ({ data: { id, url } }) => { if (!url) postMessage({ id, done: true }); else throw 'broken'; };"
+    route = ("**/static/bridge/offload-worker.mjs*",
              lambda route: route.fulfill(status=200, body=broken, content_type="text/javascript"))
     context, page = open_lab(browser, site_url, route=route)
     try:
@@ -224,15 +230,17 @@ def own_requests(page) -> list[str]:
 
 
 def test_the_start_begins_as_the_extension_loads_and_activation_takes_it_over(browser, site_url):
-    context, page = open_lab(browser, site_url)
+    requests = []
+    # No notebook open, so no kernel: its worker would ask for Pyodide's runtime too.
+    context, page = open_lab(browser, site_url, requests=requests, path="")
     try:
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         made = marks(page)
         assert "webmcp:stage:dropped" not in made, made
         order = ["webmcp:evaluated", "webmcp:stage:started-early", "webmcp:activated", "webmcp:ready"]
         assert [mark for mark in made if mark in order] == order, made
-        # Activation started nothing of its own: every file was asked for once.
-        fetched = [url.split("?")[0].rsplit("/", 1)[-1] for url in own_requests(page)]
+        # Activation started nothing of its own: every file was asked for once (by the page or its worker).
+        fetched = [url.split("?")[0].rsplit("/", 1)[-1] for url in requests]
         for name in ("manifest.json", "boot.mjs", "snapshot.gz", "pyodide.asm.wasm"):
             assert fetched.count(name) == 1, (name, fetched)
         assert_tools_work(page)

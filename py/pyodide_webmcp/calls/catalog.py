@@ -4,7 +4,8 @@ A `Toolbox` holds the tools the modules it knows export, importing a module on t
 its tools. The catalog is made from the built-in toolbox on CPython when the extension is built, and
 shipped in the package (catalog.json) and in the extension's manifest (the descriptors the page lists
 early). At start in the page the toolbox learns from it which module defines each tool; a tool's module,
-argument model and validator are imported and built on the tool's first call.
+argument model and validator are imported and built on the tool's first call, unless the memory snapshot already
+holds them (it holds every built-in tool's).
 """
 
 import importlib

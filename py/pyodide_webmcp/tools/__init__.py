@@ -1,6 +1,7 @@
 """The built-in tools, one module per job, each exporting its tools (calls.tool.tool makes them).
 
-Importing this package imports none of them: the page imports a tool's module on its first call.
+Importing this package imports none of them: a tool's module is imported on its first call, or, in the page, by the
+memory snapshot's maker (snapshot.mjs imports every module of MODULES).
 """
 
 from ..calls.catalog import Toolbox

@@ -1,12 +1,15 @@
-"""buildkit/wheels.py: the Pyodide lock the build writes for the wheels it ships."""
+"""buildkit/wheels.py: the bridge's wheel, and the Pyodide lock the build writes for the wheels it ships."""
 
 import hashlib
+import json
 import re
+import subprocess
+import sys
 import zipfile
 
 import pytest
 
-from buildkit.wheels import pyodide_lock
+from buildkit.wheels import build_bridge_wheel, pyodide_lock
 
 # The info block of the npm pyodide@314.0.6 lock.
 PYODIDE_INFO = {"abi_version": "2026_0", "arch": "wasm32", "platform": "emscripten_5_0_3", "python": "3.14.2"}
@@ -61,3 +64,23 @@ def test_a_dependency_that_applies_in_pyodide_but_does_not_ship_fails_the_lock(t
     wheel = make_wheel(tmp_path, "needy", "1.0", {"needy.py": ""}, ["absent; sys_platform == 'emscripten'"])
     with pytest.raises(RuntimeError, match="absent"):
         pyodide_lock([wheel], PYODIDE_INFO, "314.0.6")
+
+
+def test_the_bridge_wheel_ships_its_catalog_where_the_package_reads_it(tmp_path):
+    """Without it, the page's start imports every tool to make a catalog: a long task of a second."""
+    catalog = {"digest": "d", "tools": [{"name": "jupyter_x", "module": "pyodide_webmcp.tools.x", "setting": None,
+                                         "descriptor": {"name": "jupyter_x"}, "hints": {}}]}
+    wheel = build_bridge_wheel(tmp_path / "staging", catalog)
+    installed = tmp_path / "installed"
+    zipfile.ZipFile(wheel).extractall(installed)
+    read = """
+import json
+from pyodide_webmcp.calls.catalog import CATALOG_FILE, load_catalog
+from pyodide_webmcp.tools import BUILT_IN
+assert CATALOG_FILE.exists(), CATALOG_FILE
+print(json.dumps([entry.name for entry in load_catalog(BUILT_IN).entries]))
+"""
+    out = subprocess.run([sys.executable, "-c", read], cwd=tmp_path, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(installed)})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == ["jupyter_x"]

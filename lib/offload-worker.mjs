@@ -1,0 +1,86 @@
+// The start's large files fetched, inflated and compiled off the page's main thread (offload.mjs): the page
+// names a file, this worker fetches it (its kept copy in Cache Storage, else its download, a copy of which it
+// keeps: kept-files.mjs), and sends back a compiled WebAssembly module, or the inflated bytes in batches of
+// about 1 MiB (each buffer moved, not copied). Read by the page, each downloaded chunk and each inflated one
+// would wait for a turn of the page's busy main thread, and the start with them.
+//
+// Messages from the page: {id} is a ping, answered {id, done}; {id, abort} aborts job `id`; {id, stop} ends
+// the worker once the copies it began are kept; {id, url, key, bytes, gzipped, compile} is a job, answered
+// {id, module} (compile), or {id, head: {inflatedByBrowser, served}}, then {id, chunk}..., then {id, done};
+// a failure {id, error}.
+
+// Beside this module, under the same build's version.
+const version = new URL(import.meta.url).search;
+const keptFiles = import(`./kept-files.mjs${version}`);
+const BATCH_BYTES = 1 << 20;
+const jobs = new Map(); // id -> its AbortController
+
+async function sendInflated(id, body) {
+  let parts = [];
+  let size = 0;
+  const send = () => {
+    const batch = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      batch.set(part, at);
+      at += part.length;
+    }
+    postMessage({ id, chunk: batch }, [batch.buffer]);
+    parts = [];
+    size = 0;
+  };
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    parts.push(read.value);
+    size += read.value.length;
+    if (size >= BATCH_BYTES) {
+      send();
+    }
+  }
+  if (size) {
+    send();
+  }
+  postMessage({ id, done: true });
+}
+
+async function run({ id, url, key, bytes, gzipped, compile }) {
+  const controller = new AbortController();
+  jobs.set(id, controller);
+  try {
+    const { fetchKept } = await keptFiles;
+    const response = await fetchKept(url, { key, bytes, signal: controller.signal });
+    const served = response.headers.get('Content-Type');
+    // Some hosts label every .gz file `Content-Encoding: gzip`: then the browser already inflated it.
+    const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
+    const inflate = gzipped && !inflatedByBrowser;
+    if (compile) {
+      // A file as served compiles from its response, which lets the browser cache its compiled code.
+      const wasm = inflate
+        ? new Response(response.body.pipeThrough(new DecompressionStream('gzip')), {
+            headers: { 'Content-Type': 'application/wasm' }
+          })
+        : response;
+      postMessage({ id, module: await WebAssembly.compileStreaming(wasm) });
+      return;
+    }
+    postMessage({ id, head: { inflatedByBrowser, served } });
+    await sendInflated(id, inflate ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body);
+  } catch (error) {
+    postMessage({ id, error });
+  } finally {
+    jobs.delete(id);
+  }
+}
+
+onmessage = async ({ data }) => {
+  if (data.abort) {
+    jobs.get(data.id)?.abort();
+  } else if (data.stop) {
+    await (await keptFiles).allKept();
+    close();
+  } else if (data.url) {
+    run(data);
+  } else {
+    postMessage({ id: data.id, done: true });
+  }
+};
