@@ -99,24 +99,24 @@ def existing_folder(text: str) -> Path:
 
 
 def test(pytest_args: list[str]) -> None:
-    from buildkit.demo_site import build_demo_site
+    from buildkit.demo_site import ensure_site
     from buildkit.env import browser_for_tests
 
     chromium = browser_for_tests()
-    build_demo_site(chromium)
+    ensure_site(chromium)
     result = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT,
                             env={**os.environ, "CHROMIUM": chromium})
     sys.exit(result.returncode)
 
 
 def bench(options: argparse.Namespace) -> None:
-    from buildkit.demo_site import build_demo_site
+    from buildkit.demo_site import ensure_site
     from buildkit.env import browser_for_tests
     from buildkit.paths import BUILD
     from buildkit.reference import build_reference_site
 
     chromium = browser_for_tests()
-    build_demo_site(chromium)
+    ensure_site(chromium)
     build_reference_site()
     sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "py")]
     from bench import run_benchmark
@@ -127,12 +127,12 @@ def bench(options: argparse.Namespace) -> None:
 
 
 def shots() -> None:
-    from buildkit.demo_site import build_demo_site
+    from buildkit.demo_site import ensure_site
     from buildkit.env import browser_for_tests
     from buildkit.reference import build_reference_site
 
     chromium = browser_for_tests()
-    build_demo_site(chromium)
+    ensure_site(chromium)
     build_reference_site()
     sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
     from tests.ui_shots import take_shots
@@ -141,13 +141,13 @@ def shots() -> None:
 
 
 def stress(args) -> None:
-    from buildkit.demo_site import build_demo_site
+    from buildkit.demo_site import ensure_site
     from buildkit.env import browser_for_tests
     from buildkit.paths import BUILD
 
     chromium = browser_for_tests()
     if not args.no_build:
-        build_demo_site(chromium)
+        ensure_site(chromium)
     sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
     from tests.stress.hostile import NOTEBOOKS
     from tests.stress.run import Options, run_stress
