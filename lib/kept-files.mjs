@@ -50,6 +50,20 @@ export async function fetchKept(url, { key = url, bytes = null, signal } = {}) {
 const keeping = new Set();
 
 /** Resolves once every copy begun has been kept (or failed to be). */
+/**
+ * A fetched wasm file as `WebAssembly.compileStreaming` takes it: inflated first when `gzipped` and the
+ * browser has not (some hosts label every .gz file `Content-Encoding: gzip`), and labelled
+ * `application/wasm` when it is not served as that (a .gz file is `application/gzip`).
+ */
+export function wasmResponse(response, gzipped) {
+  const inflate = gzipped && !/\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
+  if (!inflate && /^application\/wasm\b/i.test(response.headers.get('Content-Type') || '')) {
+    return response; // as served: the browser may cache its compiled code
+  }
+  const body = inflate ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
+  return new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+}
+
 export const allKept = () => Promise.all([...keeping]);
 
 // Keeps `response` under `key`, dropping the copies of every other build.

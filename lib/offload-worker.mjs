@@ -54,13 +54,8 @@ async function run({ id, url, key, bytes, gzipped, compile }) {
     const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
     const inflate = gzipped && !inflatedByBrowser;
     if (compile) {
-      // A file as served compiles from its response, which lets the browser cache its compiled code.
-      const wasm = inflate
-        ? new Response(response.body.pipeThrough(new DecompressionStream('gzip')), {
-            headers: { 'Content-Type': 'application/wasm' }
-          })
-        : response;
-      postMessage({ id, module: await WebAssembly.compileStreaming(wasm) });
+      const { wasmResponse } = await keptFiles;
+      postMessage({ id, module: await WebAssembly.compileStreaming(wasmResponse(response, gzipped)) });
       return;
     }
     postMessage({ id, head: { inflatedByBrowser, served } });

@@ -4,7 +4,7 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ fetchKept }, { givingTurns }] = await Promise.all([
+const [{ fetchKept, wasmResponse }, { givingTurns }] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./turns.mjs${version}`)
 ]);
@@ -209,14 +209,7 @@ export async function compiledModule(url, { key, bytes = null, gzipped = false, 
       );
     }
     const response = await fetchKept(url, { key, bytes, signal });
-    const inflate = gzipped && !/\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
-    return await WebAssembly.compileStreaming(
-      inflate
-        ? new Response(response.body.pipeThrough(new DecompressionStream('gzip')), {
-            headers: { 'Content-Type': 'application/wasm' }
-          })
-        : response
-    );
+    return await WebAssembly.compileStreaming(wasmResponse(response, gzipped));
   } catch (error) {
     throw new Error(`${fileName(url)}: ${error.message || error}`);
   }
