@@ -172,7 +172,7 @@ def test_revert_all_over_an_edit_an_insert_a_delete_and_a_move_is_back_at_the_ch
     assert items.locator(".jp-webmcp-outcome", has_text="Taken back").count() == 4
 
 
-def test_a_save_starts_a_checkpoint(lab):
+def test_the_humans_save_starts_a_checkpoint_an_autosave_or_the_agents_does_not(lab):
     path = "human/saved.ipynb"
     hashes = fresh(lab, path)
     lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "spare", "expectedSourceHash": hashes["spare"],
@@ -180,6 +180,12 @@ def test_a_save_starts_a_checkpoint(lab):
     tab = lab.panel_tab("Changes")
     tab.locator(".jp-webmcp-changes-notebook select").select_option(path)
     wait_until(lambda: tab.locator(".jp-webmcp-change-item").count() == 1)
+    # An agent's save and an autosave (JupyterLab saving the context by itself) start no checkpoint.
+    lab.call("jupyter_save_notebook", {"notebookPath": path})
+    lab.page.evaluate("""path => Array.from(window.jupyterapp.shell.widgets('main'))
+        .find(w => w.context && w.context.path === path).context.save()""", path)
+    assert tab.locator(".jp-webmcp-change-item").count() == 1
+    assert "when you saved it" not in tab.locator(".jp-webmcp-since").inner_text()
     lab.page.keyboard.press("Control+s")
     wait_until(lambda: tab.locator(".jp-webmcp-change-item").count() == 0, what="the list emptied by the save")
     assert "when you saved it" in tab.locator(".jp-webmcp-since").inner_text()

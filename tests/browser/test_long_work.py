@@ -104,6 +104,16 @@ def test_a_long_run_and_proposals_decided_after_the_budget_never_hang(lab, budge
 
     final = payload(wait_result(lab, run["pendingId"]))
     assert final["status"] == "ok" and final["results"][0]["outputSummary"] == "woke up"
+    # The human's feed: each line that said pending now says how its call ended, in its place.
+    feed = lab.panel_tab("Activity")
+
+    def outcomes(verb):
+        return feed.locator(f".jp-webmcp-feed-line[data-verb='{verb}']").evaluate_all(
+            "lines => lines.map(line => line.dataset.outcome)")
+
+    wait_until(lambda: {"denied", "done"} <= set(outcomes("edited")) and "done" in outcomes("ran")
+               and feed.locator(".jp-webmcp-feed-line[data-outcome='pending']").count() == 0,
+               what="the pending lines taking their outcomes")
     assert time.monotonic() - started >= sleep
     again = lab.call("jupyter_wait_for_result", {"pendingId": run["pendingId"]})  # kept for 10 minutes
     assert again == final

@@ -33,6 +33,10 @@ def test_a_line_says_the_verb_what_it_touched_and_how_it_ended():
     denied = feed_line(6, "t", "jupyter_update_cell", {}, OK, {"status": "denied", "reason": "not yet"}, [])
     assert (denied.outcome, denied.detail) == ("denied", "You said no: not yet")
     assert feed_line(7, "t", "course_grade", {}, OK, {}, []).text == "used course_grade"
+    # A call that named no cell, notebook or file says what it did in words, never a tool's name.
+    assert feed_line(11, "t", "jupyter_list_commands", {}, OK, {}, []).text == "read the lab"
+    assert feed_line(12, "t", "jupyter_wait_for_result", {"pendingId": "call-1"}, OK, {}, []).text == "waited for a result"
+    assert feed_line(13, "t", "jupyter_execute_command", {"commandId": "x" * 200}, OK, {}, []).target == "x" * 80
     commented = feed_line(10, "t", "jupyter_create_comment", {"notebookPath": "a.ipynb", "anchor": {"cellId": "m"}},
                           OK, {}, [], place=lambda path, cell: 4)
     assert commented.text == "commented cell 5"

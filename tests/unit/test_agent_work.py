@@ -4,7 +4,7 @@ import asyncio
 
 from pyodide_webmcp.calls.budget import CallTable
 from pyodide_webmcp.kit.testing import MemoryNotebook
-from pyodide_webmcp.ui.activity import Touch
+from pyodide_webmcp.ui.activity import Touch, feed_line
 from pyodide_webmcp.ui.agent_changes import AgentChange
 from pyodide_webmcp.ui.agent_work import AgentWork
 
@@ -41,5 +41,34 @@ def test_a_call_is_followed_from_start_to_its_feed_line():
         assert heard[-1] == {"a.ipynb"} and work.ended(key, {}, OK, {}) is None
         release.set()
         await entry.task
+
+    run(scenario())
+
+
+def test_a_call_that_answered_pending_stays_in_flight_and_its_line_gets_the_outcome():
+    async def scenario():
+        work = AgentWork()
+        table = CallTable()
+        release = asyncio.Event()
+
+        async def body():
+            await release.wait()
+            return OK
+
+        entry = table.start("jupyter_update_cell", body, "t")
+        key = object()
+        work.started(key, "jupyter_update_cell", lambda: entry)
+        entry.wait_on(None, kind="human")
+        work.touched(key, Touch("a.ipynb", "c1", 0))
+        pending = work.ended(key, {"notebookPath": "a.ipynb"}, OK, {"status": "pending"})
+        assert pending.outcome == "pending" and work.busy  # still waiting for the human
+        assert work.doing()[0].waiting == "human" and work.here("a.ipynb") == {"c1": "waiting for you: a proposal"}
+        work.log.add(feed_line(work.log.new_number(), "t", "jupyter_get_context", {}, OK, {}, []))
+        release.set()
+        await entry.task
+        final = work.ended(key, {"notebookPath": "a.ipynb"}, OK, {"status": "denied", "reason": "no"})
+        assert (final.number, final.outcome, final.text) == (pending.number, "denied", "edit cell 1 (denied)")
+        assert not work.busy and [line.number for line in work.log.lines] == [pending.number, pending.number + 1]
+        assert work.log.lines[0] is final  # in its place, not a new line
 
     run(scenario())

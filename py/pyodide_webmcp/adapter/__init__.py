@@ -22,6 +22,7 @@ from ..owner.site_settings import Settings
 from ..ui.agent_work import AgentWork
 from ..ui.human_side import HumanSide
 from .ffi import js_value, to_python
+from .human_saves import HumanSaves
 from .output_selection import OutputSelectionTracker
 from .page_lab import PageLab
 from .registrations import Registrations
@@ -72,6 +73,7 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     # Each step is a task of its own: together they held the main thread for 0.3 s on a cold load.
     await asyncio.sleep(0)
     lab.human_edits.watch_all(host.tracker)
+    HumanSaves(lab.notebook_services, host.tracker).watch(host.app.commands)
     await asyncio.sleep(0)
     if js_value(host.modelContext) is None:  # a browser without WebMCP: the human's controls only
         host.setStatus("unavailable", CONTROLS_ONLY)
@@ -94,6 +96,14 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
                 _time_call(name, started)
             payload = _payload(envelope)
             work.ended(context.key, arguments, envelope, payload, lab.snippet_log.since(snippets), lab.cell_index)
+            call = context.call
+            if isinstance(payload, dict) and payload.get("status") == "pending" and call is not None:
+                def settled(task: Any) -> None:  # the feed line of a call that answered pending gets its outcome
+                    final = task.result() if not task.cancelled() and task.exception() is None else envelope
+                    work.ended(context.key, arguments, final, _payload(final), lab.snippet_log.since(snippets),
+                               lab.cell_index)
+
+                call.task.add_done_callback(settled)
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(wire(envelope)))
 

@@ -1,5 +1,5 @@
 """Attributes genuine human source changes to the human in each cell's provenance trail, and tells the human's
-views when a notebook opens, changes (debounced) or is saved."""
+views when a notebook opens, changes (debounced) or closes."""
 
 from typing import Any
 
@@ -37,14 +37,12 @@ class HumanEditRecorder:
             handle = NotebookHandle(self._services, panel)
             self._baselines.reset(key, {c.id: c.source_hash for c in handle.cells()})
             self._services.events.opened(handle)
-            # One proxy per notebook for the debounced flush, one for the change slot and one for saves, made once.
+            # One proxy per notebook for the debounced flush, one for the change slot and one for its close.
             self._flushers[key] = create_proxy(lambda: self._flush(panel))
             changed = create_proxy(lambda *_: self._schedule(key))
-            saved = create_proxy(lambda _context, state: self._saved(panel, str(state)))
             closed = create_proxy(lambda *_: self._services.events.closed(key))
-            self._proxies.extend((changed, saved, closed))
+            self._proxies.extend((changed, closed))
             panel.content.model.contentChanged.connect(changed)
-            panel.context.saveState.connect(saved)
             panel.disposed.connect(closed)
 
         panel.context.ready.then(create_once_callable(start))
@@ -70,7 +68,3 @@ class HumanEditRecorder:
             record_history(handle, cell_id, "human", action)
         self._baselines.reset(key, {c.id: c.source_hash for c in cells})
         self._services.events.changed(handle)  # the marks follow (a pasted cell may carry access metadata)
-
-    def _saved(self, panel: Any, state: str) -> None:
-        if state == "completed" and not panel.isDisposed:
-            self._services.events.saved(NotebookHandle(self._services, panel), str(panel.id) in self._services.agent_saves)

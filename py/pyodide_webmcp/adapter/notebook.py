@@ -383,7 +383,6 @@ class NotebookHandle:
         is kept beside the file first (name.from-lab.ipynb), and its path returned."""
         call = current_call()
         live = self._panel.context.model.toJSON()
-        self._services.agent_saves.add(self.key)
         try:
             await self._services.dialogs.wait(self._panel.context.save(), "saved the notebook")
         except ToolError:
@@ -392,8 +391,6 @@ class NotebookHandle:
             raise ToolError(
                 ErrorCode.DIALOG_CANCELLED, f"The save was cancelled; nothing was written. ({one_line(str(error))})"
             ) from None
-        finally:
-            self._services.agent_saves.discard(self.key)
         answers = call.answers.values() if call is not None else []
         if not any(label.casefold() == "revert" for label in answers):
             return "saved", None

@@ -1,5 +1,5 @@
 """What happens to the open notebooks that the human's views follow: one opened, its document changed, its review
-threads changed, it was saved (by the human or by an agent call), it was closed."""
+threads changed, the human saved it, it was closed."""
 
 from typing import Any, Callable
 
@@ -9,11 +9,11 @@ class NotebookEvents:
         self._opened: list[Callable[[Any], None]] = []
         self._changed: list[Callable[[Any], None]] = []
         self._reviewed: list[Callable[[Any], None]] = []
-        self._saved: list[Callable[[Any, bool], None]] = []
+        self._saved: list[Callable[[Any], None]] = []
         self._closed: list[Callable[[str], None]] = []
 
     def on(self, opened: Callable[[Any], None], changed: Callable[[Any], None], reviewed: Callable[[Any], None],
-           saved: Callable[[Any, bool], None], closed: Callable[[str], None]) -> None:
+           saved: Callable[[Any], None], closed: Callable[[str], None]) -> None:
         self._opened.append(opened)
         self._changed.append(changed)
         self._reviewed.append(reviewed)
@@ -32,9 +32,10 @@ class NotebookEvents:
         for listener in self._reviewed:
             listener(notebook)
 
-    def saved(self, notebook: Any, by_agent: bool) -> None:
+    def saved(self, notebook: Any) -> None:
+        """The human saved it (Save or Save All; not autosave, not an agent)."""
         for listener in self._saved:
-            listener(notebook, by_agent)
+            listener(notebook)
 
     def closed(self, key: str) -> None:
         """The notebook's panel (its key) is gone."""

@@ -87,5 +87,13 @@ class PageDom:
         proxy = create_proxy(seen)
         ResizeObserver.new(proxy).observe(node)
 
+    def when_settled(self, promise: Any, callback: Callable[[], None]) -> None:
+        def settled(*_: Any) -> None:
+            proxy.destroy()
+            _guarded(callback)
+
+        proxy = create_proxy(settled)
+        promise.then(proxy, proxy)
+
     def focused(self, node: Any) -> bool:
         return bool(document.activeElement == node)

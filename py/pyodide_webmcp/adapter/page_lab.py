@@ -59,7 +59,6 @@ class PageLab:
             contents=host.docManager.services.contents,
             work=work,
             events=NotebookEvents(),
-            agent_saves=set(),
         )
         self.human_edits = HumanEditRecorder(self.notebook_services, calls)
         self._tracker = host.tracker

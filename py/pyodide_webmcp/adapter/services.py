@@ -29,4 +29,3 @@ class NotebookServices:
     contents: Any  # the lab's contents manager: where a reverted notebook's live version is kept
     work: AgentWork  # what the human's views follow of the agent's work: each change an agent call makes
     events: NotebookEvents  # what the human's views follow of the notebooks
-    agent_saves: set[str]  # the notebooks (panel ids) an agent call is saving now

@@ -12,6 +12,9 @@ from ..base.clock import parse_iso
 from ..base.errors import ErrorCode
 from ..lab.snippet_outputs import SnippetEntry
 
+AGENT_NAME = "Browser agent"
+"""How the human's views name the agent (as JupyterLab names a collaborator)."""
+
 MAX_FEED_LINES = 300
 """The Activity feed's lines kept; the oldest go first."""
 
@@ -46,6 +49,10 @@ INTENT: dict[Verb, str] = {"read": "read", "edited": "edit", "inserted": "add ce
                           "resolved": "resolve", "opened": "open", "showed": "show", "created": "create", "saved": "save",
                           "command": "command", "waited": "wait for a result", "answered": "answer a dialog", "used": "use"}
 """What a call tried to do, for a line whose call did not do it (denied, refused, failed)."""
+
+NO_TARGET: dict[Verb, str] = {"read": "the lab", "waited": "for a result", "answered": "a dialog",
+                              "kernel": "the kernel", "command": "a command"}
+"""What a line names when its call named no cell, notebook or file."""
 
 DOING: dict[Verb, str] = {"read": "reading", "edited": "editing", "inserted": "adding cells",
                           "deleted": "deleting", "moved": "moving", "cleared": "clearing outputs", "ran": "running",
@@ -82,7 +89,7 @@ class FeedLine:
     def same_as(self, other: "FeedLine") -> bool:
         return (self.tool, self.verb, self.target, self.outcome, self.notebook, self.cell_id, self.detail) == (
             other.tool, other.verb, other.target, other.outcome, other.notebook, other.cell_id, other.detail
-        ) and not (self.code or other.code)
+        ) and not (self.code or other.code) and self.outcome != "pending"  # a pending line gets its outcome later
 
     @property
     def action(self) -> str:
@@ -179,8 +186,12 @@ def feed_line(number: int, at: str, tool: str, arguments: Any, envelope: dict[st
         target = _read_target(payload, notebook)
     elif verb == "used":
         target = tool
+    elif verb == "command" and isinstance(arguments, dict) and isinstance(arguments.get("commandId"), str):
+        target = arguments["commandId"][:80]
     else:
-        target = _file_name(notebook) if notebook else ""
+        target = _file_name(notebook) if notebook else NO_TARGET.get(verb, "")
+    if verb == "read" and not target:
+        target = NO_TARGET["read"]
     line = FeedLine(number, at, tool, verb, target, outcome, notebook, touches[0].cell_id if touches else None, detail)
     if snippet is not None:
         line = FeedLine(**{**line.__dict__, "code": snippet.code, "output": snippet.output})
@@ -207,6 +218,15 @@ class ActivityLog:
             self.lines.append(line)
         for listener in list(self._listeners):
             listener()
+
+    def replace(self, line: FeedLine) -> None:
+        """Put `line` in the place of the kept line of its number (a pending call's, now settled)."""
+        for place, kept in enumerate(self.lines):
+            if kept.number == line.number:
+                self.lines[place] = line
+                for listener in list(self._listeners):
+                    listener()
+                return
 
     def on_change(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)

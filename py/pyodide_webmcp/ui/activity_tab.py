@@ -81,7 +81,7 @@ class ActivityTab:
                                                       "title": "Show this cell"})
             target.addEventListener("click", self._lines(lambda *_: self._show_cell(notebook, cell_id)))
         else:
-            target = page.element("span", where or line.tool, **{"class": "jp-webmcp-feed-target"})
+            target = page.element("span", where, **{"class": "jp-webmcp-feed-target"})
         item.appendChild(target)
         if line.count > 1:
             item.appendChild(page.element("span", f"×{line.count}", **{"class": "jp-webmcp-feed-count",

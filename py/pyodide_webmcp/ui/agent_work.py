@@ -16,6 +16,7 @@ class InFlight:
     tool: str
     call: Callable[[], Optional[Call]]  # its entry in the call table, once it has one
     touches: list[Touch] = field(default_factory=list)
+    line: Optional[int] = None  # the number of its feed line, once it answered pending
 
     def doing(self) -> Doing:
         entry = self.call()
@@ -57,13 +58,21 @@ class AgentWork:
     def ended(self, key: object, arguments: Any, envelope: dict[str, Any], payload: Any,
               snippet: Optional[SnippetEntry] = None,
               place: Callable[[str, str], Optional[int]] = lambda path, cell_id: None) -> Optional[FeedLine]:
-        """The call's feed line (`place` finds a cell the call named but did not touch)."""
-        flight = self._calls.pop(key, None)
+        """The call's feed line (`place` finds a cell the call named but did not touch). A call that answered
+        pending stays in flight, its line saying so, until `settled` gives the line its outcome."""
+        flight = self._calls.get(key)
         if flight is None:
             return None
-        line = feed_line(self.log.new_number(), iso_now(), flight.tool, arguments, envelope, payload, flight.touches,
-                         snippet, place)
-        self.log.add(line)
+        number = flight.line if flight.line is not None else self.log.new_number()
+        line = feed_line(number, iso_now(), flight.tool, arguments, envelope, payload, flight.touches, snippet, place)
+        if flight.line is not None:
+            self.log.replace(line)
+        else:
+            self.log.add(line)
+        if line.outcome == "pending" and flight.line is None:
+            flight.line = number
+        else:
+            del self._calls[key]
         self._changed({touch.path for touch in flight.touches} | ({line.notebook} if line.notebook else set()))
         return line
 

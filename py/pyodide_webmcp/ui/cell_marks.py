@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 from ..base.access_levels import Access
 from ..notebook.propose import diff_lines
 from ..notebook.resolve import review_store
+from .activity import AGENT_NAME
 from .agent_changes import AgentChange, ChangeJournal
 from .diff_view import diff_view
 from .page import HumanNotebook, Page
@@ -17,7 +18,6 @@ from .word_diff import change_size
 ACCESS_WORDS: dict[Access, str] = {"write": "", "read": "Agent: read only", "none": "Hidden from agent"}
 AGENT_DID = {"edited": "Edited by agent", "inserted": "Added by agent", "moved": "Moved by agent",
              "cleared": "Outputs cleared by agent"}
-AGENT = "Browser agent"
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class CellMarks:
         self._rows: dict[tuple[str, str], Any] = {}  # (notebook, cell) -> the listeners of its drawn row
         self._marked: dict[str, set[str]] = {}  # notebook -> the cells drawn with marks
         self._scheduled: set[str] = set()
+        self._unrendered: set[tuple[str, str]] = set()  # (notebook, cell): placeholders drawn once rendered
 
     def later(self, notebook: HumanNotebook) -> None:
         """Redraw soon, once however many changes ask for it meanwhile."""
@@ -80,6 +81,7 @@ class CellMarks:
     def forget(self, key: str) -> None:
         """A closed notebook: its rows' listeners go."""
         self._marked.pop(key, None)
+        self._unrendered = {cell for cell in self._unrendered if cell[0] != key}
         for row in [row for row in self._rows if row[0] == key]:
             self._rows.pop(row).release()
 
@@ -121,6 +123,9 @@ class CellMarks:
             if str(widget.model.id) != records[index].id:
                 continue  # the view is catching up with the model: the next draw sees it
             node = widget.node
+            if self._page.found(node.querySelector(":scope > .jp-Cell-inputWrapper")) is None:
+                self._when_rendered(notebook, widget, records[index].id)
+                continue
             if node.getAttribute("data-webmcp-marks") == marks.signature:
                 continue
             node.setAttribute("data-webmcp-marks", marks.signature)
@@ -130,6 +135,19 @@ class CellMarks:
             widget.toggleClass("jp-webmcp-by-agent", bool(marks.did))
             widget.toggleClass("jp-webmcp-agent-here", bool(marks.here))
             self._draw_row(notebook, widget, records[index].id, marks)
+
+    def _when_rendered(self, notebook: HumanNotebook, widget: Any, cell_id: str) -> None:
+        """A cell JupyterLab has not rendered yet (a placeholder, out of view in a long notebook): its marks are
+        drawn once it is, under its input."""
+        if (notebook.key, cell_id) in self._unrendered:
+            return
+        self._unrendered.add((notebook.key, cell_id))
+
+        def rendered() -> None:
+            self._unrendered.discard((notebook.key, cell_id))
+            self.later(notebook)
+
+        self._page.when_settled(widget.ready, rendered)
 
     def _draw_row(self, notebook: HumanNotebook, widget: Any, cell_id: str, marks: Marks) -> None:
         node = widget.node
@@ -146,14 +164,16 @@ class CellMarks:
             if row is not None:
                 row.remove()
             return
+        source = found(node.querySelector(":scope > .jp-Cell-inputWrapper"))
         if row is None:  # right under the input: a proposal waiting in the cell goes under the marks
             row = self._page.element("div", **{"class": "jp-webmcp-cell-marks"})
-            source = found(node.querySelector(":scope > .jp-Cell-inputWrapper"))
-            source.after(row) if source is not None else node.appendChild(row)
+            source.after(row)
+        elif found(source.nextElementSibling) != row:
+            source.after(row)
         page = self._page
         chips = []
         if marks.here:
-            chips.append(page.element("span", f"{AGENT}: {marks.here}", **{"class": "jp-webmcp-chip jp-webmcp-chip-here",
+            chips.append(page.element("span", f"{AGENT_NAME}: {marks.here}", **{"class": "jp-webmcp-chip jp-webmcp-chip-here",
                                                                            "role": "status"}))
         if marks.access != "write":
             chips.append(page.element("span", ACCESS_WORDS[marks.access],

@@ -87,6 +87,8 @@ class ChangesTab:
             if entry.dropped:
                 self._since.textContent += f" {entry.dropped} older ones are no longer kept and cannot be taken back here."
         reverted = entry.reverted if entry is not None else set()
+        if not changes:
+            self._notice.textContent = ""  # what it said was of changes no longer listed
         self._list.replaceChildren(*(self._item(notebook, change, change.number in reverted) for change in changes))
         self._revert_all.disabled = not any(change.number not in reverted and why_not(change, notebook) is None
                                             for change in changes)

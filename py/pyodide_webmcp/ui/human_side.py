@@ -45,9 +45,9 @@ class HumanSide:
         self.marks.later(notebook)
         self._redraw_tab("comments")
 
-    def saved(self, notebook: HumanNotebook, by_agent: bool) -> None:
-        if not by_agent:
-            self._work.journal.checkpoint(notebook.key, notebook.path, iso_now(), "saved")
+    def saved(self, notebook: HumanNotebook) -> None:
+        """The human saved it: its list of changes starts again (an autosave or an agent's save does not)."""
+        self._work.journal.checkpoint(notebook.key, notebook.path, iso_now(), "saved")
 
     def closed(self, key: str) -> None:
         """A closed notebook's journal and marks are let go (reopened, it starts from a new checkpoint)."""

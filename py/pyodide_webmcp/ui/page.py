@@ -52,6 +52,9 @@ class Page(Protocol):
     def when_shown(self, node: Any, callback: Callable[[], None]) -> None:
         """Run the callback once, the first time the node is laid out on screen."""
 
+    def when_settled(self, promise: Any, callback: Callable[[], None]) -> None:
+        """Run the callback once, when the page's promise has settled (resolved or rejected)."""
+
     def focused(self, node: Any) -> bool:
         """Whether the node has the keyboard focus."""
 

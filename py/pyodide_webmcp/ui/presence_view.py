@@ -3,10 +3,8 @@ cell 5", "waiting for you: a proposal") or its last action and when."""
 
 from typing import Callable, Sequence
 
-from .activity import ActivityLog, Doing, doing_text, since_text, utc_now
+from .activity import AGENT_NAME, ActivityLog, Doing, doing_text, since_text, utc_now
 from .page import Page
-
-AGENT = "Browser agent"
 
 
 class PresenceView:
@@ -20,7 +18,7 @@ class PresenceView:
         you.appendChild(page.element("span", "You", **{"class": "jp-webmcp-name"}))
         self._agent = page.element("li", **{"class": "jp-webmcp-participant", "data-who": "agent", "data-state": "idle"})
         self._agent.appendChild(page.element("span", "", **{"class": "jp-webmcp-dot", "aria-hidden": "true"}))
-        self._agent.appendChild(page.element("span", AGENT, **{"class": "jp-webmcp-name"}))
+        self._agent.appendChild(page.element("span", AGENT_NAME, **{"class": "jp-webmcp-name"}))
         self._status = page.element("span", **{"class": "jp-webmcp-presence-status", "role": "status"})
         self._agent.appendChild(self._status)
         self._agent.hidden = True
