@@ -36,6 +36,8 @@ def test_a_line_says_the_verb_what_it_touched_and_how_it_ended():
     # A call that named no cell, notebook or file says what it did in words, never a tool's name.
     assert feed_line(11, "t", "jupyter_list_commands", {}, OK, {}, []).text == "read the lab"
     assert feed_line(12, "t", "jupyter_wait_for_result", {"pendingId": "call-1"}, OK, {}, []).text == "waited for a result"
+    still = feed_line(14, "t", "jupyter_wait_for_result", {}, OK, {"status": "pending", "pendingId": "call-1"}, [])
+    assert (still.outcome, still.text) == ("done", "waited for a result")  # the call it waited for goes on
     assert feed_line(13, "t", "jupyter_execute_command", {"commandId": "x" * 200}, OK, {}, []).target == "x" * 80
     commented = feed_line(10, "t", "jupyter_create_comment", {"notebookPath": "a.ipynb", "anchor": {"cellId": "m"}},
                           OK, {}, [], place=lambda path, cell: 4)
@@ -49,7 +51,7 @@ def test_a_line_says_the_verb_what_it_touched_and_how_it_ended():
 
 def test_the_same_line_again_is_counted_not_repeated_and_the_feed_is_bounded():
     log, heard = ActivityLog(), []
-    log.on_change(lambda: heard.append(len(log.lines)))
+    log.on_change(lambda line: heard.append(len(log.lines)))
     for at in ("t1", "t2", "t3"):
         log.add(feed_line(log.new_number(), at, "jupyter_get_context", {}, OK, {"notebook": {"path": "a.ipynb"}}, []))
     assert len(log.lines) == 1 and log.last().count == 3 and log.last().at == "t3" and heard == [1, 1, 1]

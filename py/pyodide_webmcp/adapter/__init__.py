@@ -97,7 +97,8 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
             payload = _payload(envelope)
             work.ended(context.key, arguments, envelope, payload, lab.snippet_log.since(snippets), lab.cell_index)
             call = context.call
-            if isinstance(payload, dict) and payload.get("status") == "pending" and call is not None:
+            if isinstance(payload, dict) and payload.get("status") == "pending" and call is not None \
+                    and payload.get("pendingId") == call.id:  # this call goes on (not the one a wait asked after)
                 def settled(task: Any) -> None:  # the feed line of a call that answered pending gets its outcome
                     final = task.result() if not task.cancelled() and task.exception() is None else envelope
                     work.ended(context.key, arguments, final, _payload(final), lab.snippet_log.since(snippets),

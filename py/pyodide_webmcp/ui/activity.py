@@ -180,6 +180,8 @@ def feed_line(number: int, at: str, tool: str, arguments: Any, envelope: dict[st
         touches = [Touch(notebook, cell_id, index) for cell_id in asked_cells(arguments)
                    if (index := place(notebook, cell_id)) is not None]
     outcome, detail = outcome_of(envelope, payload)
+    if verb == "waited" and outcome == "pending":  # it waited; the call it waits for goes on
+        outcome, detail = "done", "The call it waits for is still running."
     if touches:
         target = _cells_text(touches)
     elif verb == "read":
@@ -200,11 +202,12 @@ def feed_line(number: int, at: str, tool: str, arguments: Any, envelope: dict[st
 
 @dataclass
 class ActivityLog:
-    """The feed's lines, newest last, at most MAX_FEED_LINES; listeners hear of each new one."""
+    """The feed's lines, newest last, at most MAX_FEED_LINES; listeners hear of each line added, counted again or
+    given its outcome."""
 
     lines: "deque[FeedLine]" = field(default_factory=lambda: deque(maxlen=MAX_FEED_LINES))
     _numbers: Any = field(default_factory=lambda: itertools.count(1))
-    _listeners: list[Callable[[], None]] = field(default_factory=list)
+    _listeners: list[Callable[[FeedLine], None]] = field(default_factory=list)
 
     def new_number(self) -> int:
         return int(next(self._numbers))
@@ -213,11 +216,11 @@ class ActivityLog:
         """Add the line; one the same as the newest adds to its count instead (and takes its time)."""
         last = self.last()
         if last is not None and last.same_as(line):
-            self.lines[-1] = FeedLine(**{**last.__dict__, "at": line.at, "count": last.count + 1})
+            line = self.lines[-1] = FeedLine(**{**last.__dict__, "at": line.at, "count": last.count + 1})
         else:
             self.lines.append(line)
         for listener in list(self._listeners):
-            listener()
+            listener(line)
 
     def replace(self, line: FeedLine) -> None:
         """Put `line` in the place of the kept line of its number (a pending call's, now settled)."""
@@ -225,10 +228,10 @@ class ActivityLog:
             if kept.number == line.number:
                 self.lines[place] = line
                 for listener in list(self._listeners):
-                    listener()
+                    listener(line)
                 return
 
-    def on_change(self, listener: Callable[[], None]) -> None:
+    def on_change(self, listener: Callable[[FeedLine], None]) -> None:
         self._listeners.append(listener)
 
     def notebooks(self) -> list[str]:

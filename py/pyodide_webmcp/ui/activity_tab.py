@@ -45,17 +45,13 @@ class ActivityTab:
         self._drawn = last.number if last is not None else 0
         self._empty.hidden = bool(self._log.lines)
 
-    def _added(self) -> None:
-        """A new line goes on top; the oldest drawn goes when the feed is full."""
-        last = self._log.last()
-        if last is None:
-            return
-        if last.number == self._drawn:  # the newest line counted once more
-            first = self._page.found(self._list.firstElementChild)
-            if first is not None and self._wanted(last):
-                first.replaceWith(self._line(last))
-            return
-        if last.number < self._drawn:
+    def _added(self, last: FeedLine) -> None:
+        """A new line goes on top; the oldest drawn goes when the feed is full; a line drawn already (counted once
+        more, or a pending call's, given its outcome) is drawn again in its place."""
+        if last.number <= self._drawn:
+            drawn = self._page.found(self._list.querySelector(f':scope > [data-number="{last.number}"]'))
+            if drawn is not None:
+                drawn.replaceWith(self._line(last))
             return
         if last.notebook and last.notebook not in [str(o.value) for o in self._filter.options]:
             self.render()
@@ -69,7 +65,8 @@ class ActivityTab:
 
     def _line(self, line: FeedLine) -> Any:
         page = self._page
-        item = page.element("li", **{"class": "jp-webmcp-feed-line", "data-verb": line.verb, "data-outcome": line.outcome,
+        item = page.element("li", **{"class": "jp-webmcp-feed-line", "data-number": str(line.number),
+                                     "data-verb": line.verb, "data-outcome": line.outcome,
                                      "data-tool": line.tool})
         item.appendChild(page.element("time", page.clock(line.at), **{"class": "jp-webmcp-feed-time", "datetime": line.at}))
         item.appendChild(page.element("span", line.action, **{"class": "jp-webmcp-verb", "data-verb": line.verb}))
