@@ -10,7 +10,7 @@
     python3 build.py stress    build, then the stress run: the guarantees under volume, hostile content and faults
     python3 build.py shots     build both sites, then draw the human's side beside the reference's (docs/images)
     python3 build.py mcp       an MCP server on stdio for a desktop agent: the lab in a Chromium window
-    python3 build.py hosts     the long runs of the client tests (every client, pending results, the relay's variants)
+    python3 build.py hosts     the long runs (every client, pending results, the relay's variants, every user site)
     python3 build.py labextension   build the JupyterLab extension (used by pip install .)
 
 Everything runs in ./.venv, created and kept in step with requirements-dev.txt
@@ -104,7 +104,10 @@ def test(pytest_args: list[str]) -> None:
 
     chromium = browser_for_tests()
     ensure_site(chromium)
-    result = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT,
+    # Two workers, each running whole test files (their module fixtures: one lab page per file); `-n 0` in the
+    # arguments runs everything in this process.
+    parallel = ["-n", "2", "--dist", "loadfile"]
+    result = subprocess.run([sys.executable, "-m", "pytest", *parallel, *pytest_args], cwd=ROOT,
                             env={**os.environ, "CHROMIUM": chromium})
     sys.exit(result.returncode)
 
@@ -217,7 +220,7 @@ def main() -> None:
     stress_parser.add_argument("--no-build", action="store_true", help="use the existing build/site")
     stress_parser.add_argument("--output", help="where the figures go (default: build/stress.json)")
     commands.add_parser("test", help="install what is missing, build, run all tests (extra arguments go to pytest)")
-    commands.add_parser("hosts", help="the long MCP-host test runs (extra arguments go to pytest)")
+    commands.add_parser("hosts", help="the long test runs: every client, every user site (extra arguments go to pytest)")
     mcp_parser = commands.add_parser(
         "mcp", help="MCP server on stdio for a desktop host: builds if needed, serves the site, drives Chromium")
     mcp_parser.add_argument("--port", type=int, default=8000, help="port of the site (another one when taken)")

@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(config, items):
         if "/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("hosts_long") and not long_runs:
-            item.add_marker(pytest.mark.skip(reason="a long multi-client run: python3 build.py hosts"))
+            item.add_marker(pytest.mark.skip(reason="a long run: python3 build.py hosts"))
 
 
 def require_current_site() -> None:

@@ -2,7 +2,6 @@
 refusals a call gets when the lab cannot run it (over a stand-in page: the real one is in
 tests/browser/test_mcp_command.py)."""
 
-import asyncio
 import json
 
 import mcp_types
@@ -15,6 +14,8 @@ from jupyterlite_pyodide_webmcp.mcp_server import (
 )
 from pyodide_webmcp.calls.catalog import catalog_of, prelisted_copy
 from pyodide_webmcp.tools import BUILT_IN
+
+from tests.unit.aio import run
 
 MCP_LIST_BUDGET = 25_000
 """Characters of tools/list as compact JSON (titles, MCP's hints and `untrustedContentHint` in each tool's `_meta`
@@ -101,14 +102,14 @@ def payload(result: dict) -> dict:
 
 
 def test_a_call_while_the_site_builds_answers_within_the_budget():
-    refused = payload(asyncio.run(PageTools(CATALOG).call("jupyter_get_cells", {})))
+    refused = payload(run(PageTools(CATALOG).call("jupyter_get_cells", {})))
     assert refused["error"] == "BRIDGE_STARTING" and refused["retryable"] is True
 
 
 def test_a_lab_that_cannot_open_says_why():
     tools = PageTools(CATALOG)
     tools.settle(unavailable="CHROME_PATH is '/nowhere', which is not a file: point it at the browser's executable.")
-    refused = payload(asyncio.run(tools.call("jupyter_get_cells", {})))
+    refused = payload(run(tools.call("jupyter_get_cells", {})))
     assert refused["error"] == "BRIDGE_UNAVAILABLE" and "is not a file" in refused["message"]
     assert refused["retryable"] is False and ".." not in refused["message"]  # calling again cannot help
 
@@ -136,19 +137,19 @@ def test_a_call_returns_the_page_tools_own_result():
     tools = PageTools(CATALOG)
     answer = {"content": [{"type": "text", "text": "{}"}]}
     tools.settle(StandInPage([READ_TOOL], answer))
-    assert asyncio.run(tools.call("jupyter_get_cells", {})) == answer
+    assert run(tools.call("jupyter_get_cells", {})) == answer
 
 
 def test_a_tool_the_page_does_not_have_and_a_page_that_does_not_answer_are_refused():
     tools = PageTools(CATALOG)
     tools.settle(StandInPage([READ_TOOL]))
-    assert payload(asyncio.run(tools.call("jupyter_nothing", {})))["error"] == "INVALID_ARGUMENT"
+    assert payload(run(tools.call("jupyter_nothing", {})))["error"] == "INVALID_ARGUMENT"
 
     class TimeoutError(Exception):  # Playwright's is named so
         pass
 
     tools.settle(StandInPage([READ_TOOL], fails=TimeoutError("30000 ms")))
-    refused = payload(asyncio.run(tools.call("jupyter_get_cells", {})))
+    refused = payload(run(tools.call("jupyter_get_cells", {})))
     assert refused["error"] == "BRIDGE_UNAVAILABLE" and "may still have run" in refused["message"]
 
 
