@@ -117,9 +117,10 @@ def test_a_runtime_other_than_the_one_the_snapshot_was_made_with_is_never_kept(b
         context.close()
 
 
-@pytest.mark.parametrize("served", [{"status": 404, "body": ""},
-                                    {"status": 200, "body": "onmessage = () => {};", "content_type": "text/javascript"}],
-                         ids=["missing", "silent"])
+@pytest.mark.parametrize("served", [
+    pytest.param({"status": 404, "body": ""}, id="missing", marks=pytest.mark.hosts_long),  # build.py hosts
+    pytest.param({"status": 200, "body": "onmessage = () => {};", "content_type": "text/javascript"}, id="silent"),
+])
 def test_where_no_worker_starts_the_page_loads_the_files_itself_and_still_restores(browser, site_url, served):
     refused = []
 
@@ -171,14 +172,15 @@ HEAP_BYTES = json.loads(MANIFEST.read_text())["snapshot"]["heapBytes"] if MANIFE
 
 @pytest.mark.parametrize(
     "body, reasons",
-    [
-        (gzip.compress(bytes(HEAP_BYTES)), ["Snapshot has invalid magic number"]),
-        (gzip.compress(b"not a snapshot" * 1000), ["snapshot.gz is smaller than the manifest says"]),
+    [  # the first two in build.py hosts
+        pytest.param(gzip.compress(bytes(HEAP_BYTES)), ["Snapshot has invalid magic number"], id="zeros",
+                     marks=pytest.mark.hosts_long),
+        pytest.param(gzip.compress(b"not a snapshot" * 1000), ["snapshot.gz is smaller than the manifest says"],
+                     id="short", marks=pytest.mark.hosts_long),
         # What a host that alters .gz files (or answers them with a page) causes: the reason says what to fix.
-        (b"not gzip at all", ["snapshot.gz arrived altered (served as ", "incorrect header check",
-                              "): serve .gz files byte for byte, as application/gzip"]),
+        pytest.param(b"not gzip at all", ["snapshot.gz arrived altered (served as ", "incorrect header check",
+                                          "): serve .gz files byte for byte, as application/gzip"], id="not-gzip"),
     ],
-    ids=["zeros", "short", "not-gzip"],
 )
 def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body, reasons):
     route = ("**/static/bridge/snapshot.gz*", lambda route: route.fulfill(status=200, body=body))
@@ -192,7 +194,7 @@ def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body
         context.close()
 
 
-@pytest.mark.parametrize("failures", [1, None], ids=["once", "always"])
+@pytest.mark.parametrize("failures", [1, pytest.param(None, marks=pytest.mark.hosts_long)], ids=["once", "always"])
 def test_a_runtime_that_fails_to_download_ends_the_start_with_its_reason(browser, site_url, failures):
     """Pyodide's loader only logs a runtime that fails to load, then waits forever: the start fails instead,
     and falls back to the plain start (which downloads the runtime again) or says why it cannot start."""
