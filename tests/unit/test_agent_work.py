@@ -13,20 +13,25 @@ from tests.unit.aio import run
 OK = {"content": [{"type": "text", "text": "{}"}]}
 
 
+def started(work: AgentWork, tool: str):
+    """A call of `tool` in a fresh call table, followed by `work`, its body held until the event is set."""
+    release = asyncio.Event()
+
+    async def body():
+        await release.wait()
+        return OK
+
+    entry = CallTable().start(tool, body, "t")
+    key = object()
+    work.started(key, tool, lambda: entry)
+    return entry, key, release
+
+
 def test_a_call_is_followed_from_start_to_its_feed_line():
     async def scenario():
         work, heard = AgentWork(), []
         work.on_change(heard.append)
-        table = CallTable()
-        release = asyncio.Event()
-
-        async def body():
-            await release.wait()
-            return OK
-
-        entry = table.start("jupyter_run_cells", body, "t")
-        key = object()
-        work.started(key, "jupyter_run_cells", lambda: entry)
+        entry, key, release = started(work, "jupyter_run_cells")
         notebook = MemoryNotebook("a.ipynb", [])
         entry.wait_on(notebook, kind="kernel", cellId="c2", done=1, total=2)
         work.touched(key, Touch("a.ipynb", "c1", 0))
@@ -48,16 +53,7 @@ def test_a_call_is_followed_from_start_to_its_feed_line():
 def test_a_call_that_answered_pending_stays_in_flight_and_its_line_gets_the_outcome():
     async def scenario():
         work = AgentWork()
-        table = CallTable()
-        release = asyncio.Event()
-
-        async def body():
-            await release.wait()
-            return OK
-
-        entry = table.start("jupyter_update_cell", body, "t")
-        key = object()
-        work.started(key, "jupyter_update_cell", lambda: entry)
+        entry, key, release = started(work, "jupyter_update_cell")
         entry.wait_on(None, kind="human")
         work.touched(key, Touch("a.ipynb", "c1", 0))
         pending = work.ended(key, {"notebookPath": "a.ipynb"}, OK, {"status": "pending"})

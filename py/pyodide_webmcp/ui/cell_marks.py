@@ -2,6 +2,7 @@
 undo), its open review comments, and the agent working on it now. Drawn in a row between the cell's input and
 its output; a cell whose marks did not change is not touched."""
 
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -9,13 +10,15 @@ from ..base.access_levels import Access
 from ..notebook.propose import diff_lines
 from ..notebook.resolve import review_store
 from .activity import AGENT_NAME
-from .agent_changes import AgentChange, ChangeJournal
+from .agent_changes import MAX_KEPT_CHANGES, AgentChange, ChangeJournal
 from .diff_view import diff_view
 from .page import HumanNotebook, Page
 from .reverts import revert, why_not
 from .word_diff import change_size
 
 ACCESS_WORDS: dict[Access, str] = {"write": "", "read": "Agent: read only", "none": "Hidden from agent"}
+DRAW_SLICE_SECONDS = 0.02
+"""How long one task draws marks; the rest is drawn in a task of its own (the page's turn between)."""
 AGENT_DID = {"edited": "Edited by agent", "inserted": "Added by agent", "moved": "Moved by agent",
              "cleared": "Outputs cleared by agent"}
 
@@ -64,6 +67,8 @@ class CellMarks:
         self._marked: dict[str, set[str]] = {}  # notebook -> the cells drawn with marks
         self._scheduled: set[str] = set()
         self._unrendered: set[tuple[str, str]] = set()  # (notebook, cell): placeholders drawn once rendered
+        self._sizes: dict[int, int] = {}  # a change's number -> the lines it changed (a change never changes)
+        self._times: dict[str, str] = {}  # a stored time -> the human's clock
 
     def later(self, notebook: HumanNotebook) -> None:
         """Redraw soon, once however many changes ask for it meanwhile."""
@@ -94,7 +99,7 @@ class CellMarks:
                 open_threads[thread.cell_id] = open_threads.get(thread.cell_id, 0) + 1
         here = self._here(notebook.path)
         marks = []
-        clock = self._page.clock
+        clock = self._clock
         for record, head in zip(records, heads):
             did, at, size, ran = "", "", 0, ""
             by_agent = head is not None and head.get("actor") == "agent"
@@ -102,15 +107,31 @@ class CellMarks:
                 ran = clock(str(head.get("at", "")))
             change = self._journal.last_change(notebook.key, record.id) if by_agent else None
             if change is not None and change.kind in AGENT_DID and change.after in (None, record.source):
-                did, at, size = AGENT_DID[change.kind], clock(change.at), change_size(changed_lines(change))
+                did, at, size = AGENT_DID[change.kind], clock(change.at), self._size(change)
             elif by_agent and head is not None and head.get("action") in AGENT_DID:
                 did, at = AGENT_DID[head["action"]], clock(str(head.get("at", "")))
             here_text = "" if record.hidden else here.get(record.id, "")
             marks.append(Marks(record.access, did, at, size, ran, open_threads.get(record.id, 0), here_text))
         return marks
 
+    def _size(self, change: AgentChange) -> int:
+        if change.number not in self._sizes:
+            if len(self._sizes) > 2 * MAX_KEPT_CHANGES:
+                self._sizes.clear()
+            self._sizes[change.number] = change_size(changed_lines(change))
+        return self._sizes[change.number]
+
+    def _clock(self, at: str) -> str:
+        if at not in self._times:
+            if len(self._times) > 2 * MAX_KEPT_CHANGES:
+                self._times.clear()
+            self._times[at] = self._page.clock(at)
+        return self._times[at]
+
     def draw(self, notebook: HumanNotebook) -> None:
-        """Touch only the cells whose marks changed: a cell never marked costs nothing here."""
+        """Touch only the cells whose marks changed: a cell never marked costs nothing here. A long redraw goes on
+        in a task of its own."""
+        started = time.perf_counter()
         records = notebook.cells()
         widgets = notebook.widgets()
         marked = self._marked.setdefault(notebook.key, set())
@@ -135,6 +156,9 @@ class CellMarks:
             widget.toggleClass("jp-webmcp-by-agent", bool(marks.did))
             widget.toggleClass("jp-webmcp-agent-here", bool(marks.here))
             self._draw_row(notebook, widget, records[index].id, marks)
+            if time.perf_counter() - started > DRAW_SLICE_SECONDS:
+                self.later(notebook)  # what is left is drawn next, its marks read again then
+                return
 
     def _when_rendered(self, notebook: HumanNotebook, widget: Any, cell_id: str) -> None:
         """A cell JupyterLab has not rendered yet (a placeholder, out of view in a long notebook): its marks are
