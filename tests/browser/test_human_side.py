@@ -49,6 +49,12 @@ def fresh(lab, path: str, kernel: bool = False):
     return {c["id"]: c["sourceHash"] for c in lab.call("jupyter_get_cells", {"notebookPath": path})["cells"]}
 
 
+def agent_edits_mean(lab, path: str, hashes: dict) -> None:
+    """The agent's edit every test starts from: the mean cell's print made an f-string."""
+    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
+                                     "source": MEAN_NOW})
+
+
 def cell_node(lab, index: int):
     return lab.page.locator(".jp-Notebook:visible .jp-Cell").nth(index)
 
@@ -60,8 +66,7 @@ def chips(lab, index: int) -> list[str]:
 def test_after_an_agent_edit_and_run_the_cells_the_feed_and_the_presence_say_so(lab):
     path = "human/after.ipynb"
     hashes = fresh(lab, path, kernel=True)
-    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
-                                     "source": MEAN_NOW})
+    agent_edits_mean(lab, path, hashes)
     lab.call("jupyter_run_cells", {"notebookPath": path, "cellIds": ["readings", "mean"]})
     wait_until(lambda: len(chips(lab, 1)) == 2 and not chips(lab, 1)[0].startswith("Browser agent"),
                what="the edited and run cell's two chips, the agent gone from it")
@@ -82,8 +87,7 @@ def test_after_an_agent_edit_and_run_the_cells_the_feed_and_the_presence_say_so(
 def test_the_diff_shown_is_the_change_and_undo_restores_it_as_the_human(lab):
     path = "human/undo.ipynb"
     hashes = fresh(lab, path)
-    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
-                                     "source": MEAN_NOW})
+    agent_edits_mean(lab, path, hashes)
     chip = cell_node(lab, 1).locator(".jp-webmcp-chip-agent")
     chip.click()
     assert chip.get_attribute("aria-expanded") == "true"
@@ -105,8 +109,7 @@ def test_the_diff_shown_is_the_change_and_undo_restores_it_as_the_human(lab):
 def test_the_marks_and_the_panel_work_from_the_keyboard(lab):
     path = "human/keys.ipynb"
     hashes = fresh(lab, path)
-    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
-                                     "source": MEAN_NOW})
+    agent_edits_mean(lab, path, hashes)
     chip = cell_node(lab, 1).locator(".jp-webmcp-chip-agent")
     chip.focus()
     lab.page.keyboard.press("Enter")
@@ -132,8 +135,7 @@ def test_the_marks_and_the_panel_work_from_the_keyboard(lab):
 def test_undo_is_refused_after_a_human_edit_and_the_human_text_is_kept(lab):
     path = "human/kept.ipynb"
     hashes = fresh(lab, path)
-    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
-                                     "source": MEAN_NOW})
+    agent_edits_mean(lab, path, hashes)
     cell_node(lab, 1).locator(".jp-webmcp-chip-agent").wait_for()
     lab.panel_tab("Changes")
     lab.set_source(path, 1, "mean = 'mine'")
@@ -265,8 +267,7 @@ def test_the_panel_the_marks_and_the_proposal_box_pass_axe_in_both_themes(lab, t
     lab.page.evaluate("theme => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme)
     lab.page.wait_for_function("light => document.body.dataset.jpThemeLight === light",
                                arg="true" if theme.endswith("Light") else "false")
-    lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "mean", "expectedSourceHash": hashes["mean"],
-                                     "source": MEAN_NOW})
+    agent_edits_mean(lab, path, hashes)
     lab.call("jupyter_create_comment", {"notebookPath": path, "cellId": "mean", "message": "Check this"})
     cell_node(lab, 1).locator(".jp-webmcp-chip-comments").wait_for()
     cell_node(lab, 1).locator(".jp-webmcp-chip-agent").click()

@@ -36,6 +36,9 @@ def test_a_line_says_the_verb_what_it_touched_and_how_it_ended():
     # A call that named no cell, notebook or file says what it did in words, never a tool's name.
     assert feed_line(11, "t", "jupyter_list_commands", {}, OK, {}, []).text == "read the lab"
     assert feed_line(12, "t", "jupyter_wait_for_result", {"pendingId": "call-1"}, OK, {}, []).text == "waited for a result"
+    # Arguments as an agent may send them, not as the schema wants them: a line all the same.
+    for odd in ({"cellIds": True}, {"cellIds": 9007199254740993}, {"cells": True}, {"anchor": [1]}, [1], "x"):
+        assert feed_line(15, "t", "jupyter_run_cells", odd, FAILED, {"error": "INVALID_ARGUMENT"}, []).outcome == "refused"
     still = feed_line(14, "t", "jupyter_wait_for_result", {}, OK, {"status": "pending", "pendingId": "call-1"}, [])
     assert (still.outcome, still.text) == ("done", "waited for a result")  # the call it waited for goes on
     assert feed_line(13, "t", "jupyter_execute_command", {"commandId": "x" * 200}, OK, {}, []).target == "x" * 80

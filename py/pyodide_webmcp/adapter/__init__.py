@@ -7,7 +7,7 @@ import asyncio
 import json
 from typing import Any, Callable
 
-from js import JSON, Object, performance
+from js import JSON, Object, console, performance
 from pyodide.ffi import create_proxy, to_js
 
 from ..base.text import to_json
@@ -95,16 +95,21 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
             finally:
                 _time_call(name, started)
             payload = _payload(envelope)
-            work.ended(context.key, arguments, envelope, payload, lab.snippet_log.since(snippets), lab.cell_index)
+
+            def tell_the_human(result: dict[str, Any]) -> None:
+                """The human's feed and presence hear how the call ended; their failure never reaches the agent."""
+                try:
+                    work.ended(context.key, arguments, result, _payload(result), lab.snippet_log.since(snippets),
+                               lab.cell_index)
+                except Exception as error:
+                    console.error(f"WebMCP: the activity feed failed on {name}: {error!r}")
+
+            tell_the_human(envelope)
             call = context.call
             if isinstance(payload, dict) and payload.get("status") == "pending" and call is not None \
                     and payload.get("pendingId") == call.id:  # this call goes on (not the one a wait asked after)
-                def settled(task: Any) -> None:  # the feed line of a call that answered pending gets its outcome
-                    final = task.result() if not task.cancelled() and task.exception() is None else envelope
-                    work.ended(context.key, arguments, final, _payload(final), lab.snippet_log.since(snippets),
-                               lab.cell_index)
-
-                call.task.add_done_callback(settled)
+                call.task.add_done_callback(lambda task: tell_the_human(
+                    task.result() if not task.cancelled() and task.exception() is None else envelope))
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(wire(envelope)))
 

@@ -38,8 +38,7 @@ class HumanSaves:
 
     def _current_panel(self) -> list[Any]:
         current = js_value(self._services.shell.currentWidget)
-        panels = self._open_panels()
-        return [panel for panel in panels if current is not None and str(panel.id) == str(current.id)]
+        return [current] if current is not None and self._tracker.has(current) else []
 
     def _open_panels(self) -> list[Any]:
         found: list[Any] = []

@@ -159,13 +159,13 @@ def outcome_of(envelope: dict[str, Any], payload: Any) -> tuple[Outcome, str]:
 
 
 def asked_cells(arguments: Any) -> list[str]:
-    """The cell ids a call's arguments name."""
+    """The cell ids a call's arguments name, whatever the arguments are."""
     if not isinstance(arguments, dict):
         return []
-    anchor = arguments.get("anchor")
+    anchor, ids, edits = arguments.get("anchor"), arguments.get("cellIds"), arguments.get("cells")
     named = [arguments.get("cellId"), anchor.get("cellId") if isinstance(anchor, dict) else None]
-    named += list(arguments.get("cellIds") or [])
-    named += [edit.get("cellId") for edit in arguments.get("cells") or [] if isinstance(edit, dict)]
+    named += ids if isinstance(ids, list) else []  # arguments as the agent sent them: any JSON at all
+    named += [edit.get("cellId") for edit in edits if isinstance(edit, dict)] if isinstance(edits, list) else []
     return [cell_id for cell_id in named if isinstance(cell_id, str)]
 
 
@@ -191,9 +191,8 @@ def feed_line(number: int, at: str, tool: str, arguments: Any, envelope: dict[st
     elif verb == "command" and isinstance(arguments, dict) and isinstance(arguments.get("commandId"), str):
         target = arguments["commandId"][:80]
     else:
-        target = _file_name(notebook) if notebook else NO_TARGET.get(verb, "")
-    if verb == "read" and not target:
-        target = NO_TARGET["read"]
+        target = _file_name(notebook) if notebook else ""
+    target = target or NO_TARGET.get(verb, "")
     line = FeedLine(number, at, tool, verb, target, outcome, notebook, touches[0].cell_id if touches else None, detail)
     if snippet is not None:
         line = FeedLine(**{**line.__dict__, "code": snippet.code, "output": snippet.output})
@@ -219,17 +218,19 @@ class ActivityLog:
             line = self.lines[-1] = FeedLine(**{**last.__dict__, "at": line.at, "count": last.count + 1})
         else:
             self.lines.append(line)
-        for listener in list(self._listeners):
-            listener(line)
+        self._tell(line)
 
     def replace(self, line: FeedLine) -> None:
         """Put `line` in the place of the kept line of its number (a pending call's, now settled)."""
         for place, kept in enumerate(self.lines):
             if kept.number == line.number:
                 self.lines[place] = line
-                for listener in list(self._listeners):
-                    listener(line)
+                self._tell(line)
                 return
+
+    def _tell(self, line: FeedLine) -> None:
+        for listener in list(self._listeners):
+            listener(line)
 
     def on_change(self, listener: Callable[[FeedLine], None]) -> None:
         self._listeners.append(listener)

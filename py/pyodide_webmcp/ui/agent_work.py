@@ -59,7 +59,8 @@ class AgentWork:
               snippet: Optional[SnippetEntry] = None,
               place: Callable[[str, str], Optional[int]] = lambda path, cell_id: None) -> Optional[FeedLine]:
         """The call's feed line (`place` finds a cell the call named but did not touch). A call that answered
-        pending stays in flight, its line saying so, until `settled` gives the line its outcome."""
+        pending stays in flight, its line saying so, until this is called again with its final result, which
+        takes that line's place."""
         flight = self._calls.get(key)
         if flight is None:
             return None

@@ -3,8 +3,11 @@ with the files a build writes; tests/browser/test_user_site.py checks real built
 
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
+from jupyter_core.paths import jupyter_path
 from jupyterlite_pyodide_webmcp.site_check import (
     KERNEL_SCHEMA,
     NOT_SECURE_STATUS,
@@ -21,7 +24,12 @@ from jupyterlite_pyodide_webmcp.sites import (
 
 from buildkit.paths import ROOT
 
-CDN_PYODIDE = "https://cdn.jsdelivr.net/pyodide/v314.0.6/full/pyodide.mjs"
+INSTALLED_KERNEL_SCHEMA = next(
+    path for folder in jupyter_path("labextensions")
+    if (path := Path(folder) / KERNEL_SCHEMA.relative_to("extensions")).is_file())
+"""The installed Pyodide kernel's settings schema, which `jupyter lite build` copies into a site."""
+CDN_PYODIDE = json.loads(INSTALLED_KERNEL_SCHEMA.read_text())["properties"]["pyodideUrl"]["default"]
+"""The kernel's default Pyodide, as the kernel itself says it."""
 TOOLS = [{"name": "listed_always", "setting": None}, {"name": "listed_when_run_code", "setting": "runCode"}]
 
 
@@ -55,7 +63,8 @@ def site(tmp_path):
     (root / SITE_BRIDGE_ASSETS / "python_stdlib.zip").write_bytes(b"zip")
     write(root / "static" / "pyodide" / "pyodide-lock.json", {"info": {"version": "314.0.6"}})
     (root / "static" / "pyodide" / "pyodide.mjs").write_text("export {}")
-    write(root / KERNEL_SCHEMA, {"properties": {"pyodideUrl": {"default": CDN_PYODIDE}}})
+    (root / KERNEL_SCHEMA).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(INSTALLED_KERNEL_SCHEMA, root / KERNEL_SCHEMA)
     write(root / "files" / "welcome.ipynb", notebook([cell("a"), cell("b")]))
     write(root / "files" / "week1" / "lesson.ipynb",
           notebook([cell("instructions", "read"), cell("exercise"), cell("solution", "none"), cell("hint", "none")]))
