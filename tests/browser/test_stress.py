@@ -10,10 +10,12 @@ from tests.stress.hostile import NOTEBOOKS
 from tests.stress.run import Options, Report, privacy_section, run_scenario
 from tests.stress.workspace import PrivacyWorkspace
 
-# About a minute in all: the notebooks whose content is hostile rather than big, and the first 5 payloads
-# (a script, an event handler, a javascript: link, both image beacons)
+# About a minute in all: the notebooks whose content is hostile rather than big, their calls untraced (the
+# longest task is a figure of the long run), and the first 5 payloads (a script, an event handler, a
+# javascript: link, both image beacons)
 SHORT = Options(privacy_calls=100, robustness_calls=100, races=10, hostile_scale=0.01,
-                hostile_notebooks=("nested-json", "ansi-control", "lone-surrogates"), text_payloads=5)
+                hostile_notebooks=("nested-json", "ansi-control", "lone-surrogates"), text_payloads=5,
+                trace_hostile_calls=False)
 
 
 @pytest.fixture(scope="module")

@@ -78,8 +78,10 @@ def run_hostile_text(report, stress: StressPage, payloads: list[str] = PAYLOADS)
     page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'hostile-text/'})")
     page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
     page.wait_for_timeout(3000)  # a time to do harm: there is no event for a script or a beacon that does not run
-    # Hover and click every link the lab shows, as a curious human would
-    for link in page.locator(".jp-Notebook a, .jp-webmcp-thread a, .jp-webmcp-proposal a").all()[:50]:
+    # Click every link the lab shows, as a curious human would (one hidden from view is not clickable)
+    shown = [link for link in page.locator(".jp-Notebook a, .jp-webmcp-thread a, .jp-webmcp-proposal a").all()
+             if link.is_visible()]
+    for link in shown[:50]:
         try:
             link.click(timeout=2000, modifiers=["Alt"], no_wait_after=True)
         except Exception:  # noqa: BLE001 - a hidden or detached link is not a failure of the guarantee

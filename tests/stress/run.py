@@ -40,6 +40,7 @@ class Options:
     growth_calls: int = 10_000
     hostile_notebooks: tuple[str, ...] = tuple(NOTEBOOKS)
     text_payloads: int = len(PAYLOADS)
+    trace_hostile_calls: bool = True  # each hostile call in a DevTools trace, for its longest main-thread task
     seed: int = 18  # the short run's in the default tests; build.py stress draws a fresh one unless given
     sections: Optional[list[str]] = None  # all of SECTIONS
 
@@ -135,11 +136,12 @@ def races_section(report: Report, stress: StressPage, rng: random.Random, races:
     report.keep(section, figures.examples)
 
 
-def hostile_section(report: Report, stress: StressPage, browser, scale: float, names) -> None:
-    figures = run_hostile(stress, browser, scale, names)
+def hostile_section(report: Report, stress: StressPage, browser, scale: float, names, traced: bool) -> None:
+    figures = run_hostile(stress, browser, scale, names, traced)
     section = "hostile"
     for name, row in figures.notebooks.items():
-        report.add(section, f"{name}: longest main-thread task (ms)", row["longestTaskMs"])
+        if traced:
+            report.add(section, f"{name}: longest main-thread task (ms)", row["longestTaskMs"])
         report.add(section, f"{name}: slowest call (ms), largest result (bytes)",
                    f"{row['slowestCallMs']:.0f}, {row['largestBytes']}")
     add_tally(report, section, figures.tally)
@@ -221,7 +223,8 @@ def run_scenario(report: Report, section: str, stress: StressPage, browser, rng:
     elif section == "races":
         races_section(report, stress, rng, options.races)
     elif section == "hostile":
-        hostile_section(report, stress, browser, options.hostile_scale, options.hostile_notebooks)
+        hostile_section(report, stress, browser, options.hostile_scale, options.hostile_notebooks,
+                        options.trace_hostile_calls)
     elif section == "text":
         run_hostile_text(report, stress, PAYLOADS[:options.text_payloads])
     elif section == "faults":
