@@ -209,7 +209,7 @@ def test_a_site_fixes_a_setting_and_changes_a_default_in_its_own_files(browser, 
         lab.open("?path=demo.ipynb")
         assert "jupyter_run_code" in tool_names(lab)
         lab.save_file("plain.ipynb", notebook_json([code_cell("p", "a = 1")]))
-        lab.open_with_idle_kernel("plain.ipynb")
+        lab.call("jupyter_open_notebook", {"path": "plain.ipynb"})
         cells = lab.call("jupyter_get_cell_access", {"notebookPath": "plain.ipynb"})["cells"]
         assert [(entry["cellId"], entry["access"]) for entry in cells] == [("p", "read")]  # the site's default
         denied = lab.error("jupyter_update_cell", {"notebookPath": "plain.ipynb", "cellId": "p", "source": "b = 2",
