@@ -68,6 +68,8 @@ import { Panel, TabPanel, Widget } from '@lumino/widgets';
  * @property {Record<string, AbortController>} controllers each listed tool's registration, by name
  * @property {object[]} siteTools the descriptors of the site's own tools among them (listed by the site build)
  * @property {(name: string, handler: Function) => void} serve hands the calls of tool `name` to `handler`
+ * @property {() => void} release lets the calls waiting for Python go to their handlers (or be refused as
+ *   unserved), before the rest of the start
  */
 
 /**

@@ -56,7 +56,8 @@ export function registerPrelisted(modelContext, manifest, settings) {
       digest: prelisted.digest,
       controllers,
       siteTools,
-      serve: (name, handler) => served.set(name, handler)
+      serve: (name, handler) => served.set(name, handler),
+      release: () => settle('started')
     },
     started: () => settle('started'),
     failed: () => {

@@ -97,6 +97,9 @@ class PrelistedTools(Protocol):
     def serve(self, name: str, handler: Callable[..., Any]) -> None:
         """Hand the calls of the prelisted tool `name` to `handler` (the tool's execute)."""
 
+    def release(self) -> None:
+        """Let the calls waiting for Python go to their handlers, before the rest of the start."""
+
 
 class Host(Protocol):
     """The object `pyodide_webmcp.start(host)` receives: every key the JavaScript host sets."""

@@ -64,12 +64,14 @@ def _arguments(raw: Any) -> Any:
 async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     """Register the tools the owner's settings allow, and follow the settings live; returns how many took.
     Without a model context (a browser without WebMCP, started for the human's controls) only the controls."""
+    _stage("serving")
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
     work = AgentWork()
     lab = PageLab(host, calls, settings, work)
     human = HumanSide(lab.page, lab, work, js_value(host.fileBrowser))
     lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved, human.closed)
+    _stage("lab")
     # Each step is a task of its own: together they held the main thread for 0.3 s on a cold load.
     await asyncio.sleep(0)
     lab.human_edits.watch_all(host.tracker)
@@ -79,6 +81,7 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
         host.setStatus("unavailable", CONTROLS_ONLY)
         return 0
     lab.output_selection = OutputSelectionTracker(lab.locate_cell_node)
+    _stage("watching")
     await asyncio.sleep(0)
 
     def execute_for(name: str) -> Any:
@@ -126,6 +129,9 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     installing = Installing(site_tools)
     registrations = Registrations(host.modelContext, catalog, descriptor)
     registrations.adopt(prelisted, execute_for, installing.names)
+    if prelisted is not None:
+        prelisted.release()  # the calls that waited for Python are served now, not once every tool is listed
+    _stage("adopted")
     await asyncio.sleep(0)
     notes: list[str] = []  # what the site's own tools add to the status
 
@@ -154,6 +160,11 @@ def _payload(envelope: dict[str, Any]) -> Any:
         return json.loads(envelope["content"][0]["text"])
     except (KeyError, IndexError, TypeError, ValueError):
         return None
+
+
+def _stage(name: str) -> None:
+    """A User Timing mark of the start (`webmcp:stage:<name>`: DevTools, the benchmark's stages)."""
+    performance.mark(f"webmcp:stage:{name}")
 
 
 def _time_call(name: str, started: float) -> None:
