@@ -72,17 +72,16 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     human = HumanSide(lab.page, lab, work, js_value(host.fileBrowser))
     lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved, human.closed)
     _stage("lab")
-    # Each step is a task of its own: together they held the main thread for 0.3 s on a cold load.
+    # The views and what serves calls in two tasks (together they held the main thread for 0.3 s on a cold
+    # load); no more: on a busy page each turn given up waited 0.1-1 s for the next (start-up.md, seventh run).
     await asyncio.sleep(0)
     lab.human_edits.watch_all(host.tracker)
     HumanSaves(lab.notebook_services, host.tracker).watch(host.app.commands)
-    await asyncio.sleep(0)
     if js_value(host.modelContext) is None:  # a browser without WebMCP: the human's controls only
         host.setStatus("unavailable", CONTROLS_ONLY)
         return 0
     lab.output_selection = OutputSelectionTracker(lab.locate_cell_node)
     _stage("watching")
-    await asyncio.sleep(0)
 
     def execute_for(name: str) -> Any:
         async def execute(raw: Any = None, options: Any = None) -> Any:
