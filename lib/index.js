@@ -141,7 +141,6 @@ async function boot(handoff, begun, settingsLoaded) {
     prelisted && prelisted.failed();
     throw error;
   }
-  prelisted && prelisted.started();
 }
 
 const startedEarly = startEarly();

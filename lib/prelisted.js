@@ -9,8 +9,9 @@
 
 /**
  * Register the prelisted descriptors the settings allow (a tool behind an opt-in switch only when the
- * switch is on). Returns the handoff Python adopts ({digest, controllers, serve}) and the host's
- * `started()` / `failed()`, or null when the manifest has no prelisted descriptors.
+ * switch is on). Returns the handoff Python adopts ({digest, controllers, siteTools, serve, release}) and the host's
+ * `failed()`, or null when the manifest has no prelisted descriptors. Python releases the waiting calls
+ * (`release`) once it has taken the tools over.
  */
 export function registerPrelisted(modelContext, manifest, settings) {
   const prelisted = manifest.prelisted;
@@ -59,7 +60,6 @@ export function registerPrelisted(modelContext, manifest, settings) {
       serve: (name, handler) => served.set(name, handler),
       release: () => settle('started')
     },
-    started: () => settle('started'),
     failed: () => {
       settle('failed');
       Object.values(controllers).forEach(controller => controller.abort());

@@ -143,10 +143,8 @@ def run_hostile(stress: StressPage, browser, scale: float = 1.0, names=NOTEBOOKS
                "worstCall": ""}
         for tool, arguments in calls_for(path, ids):
             over_before = figures.tally.over_bound
-            if traced:
-                outcome = traced_call(stress, browser, tool, arguments, figures.tally)
-            else:
-                outcome = stress.call(tool, arguments, figures.tally)
+            outcome = (traced_call(stress, browser, tool, arguments, figures.tally) if traced
+                       else stress.call(tool, arguments, figures.tally))
             task = f", longest task {outcome.longest_task_ms:.0f} ms" if traced else ""
             print(f"  {tool}: {outcome.ms:.0f} ms{task}, {outcome.code or 'ok'}", flush=True)
             row["calls"] += 1
