@@ -16,6 +16,7 @@ from pyodide_webmcp.tools import BUILT_IN
 from buildkit.demo_site import site_is_current
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE
+from tests.kernels import SHARE_KERNEL
 from tests.waiting import wait_until
 
 ERROR_CODES = {code.value for code in ErrorCode}
@@ -220,6 +221,11 @@ class Lab:
         """Turn one of the Agent panel's switches on or off as the human does (propose-toggle, review-insert, ...)."""
         self.page.evaluate("() => window.jupyterapp.shell.activateById('jp-webmcp-agent-panel')")
         self.page.locator(f".jp-webmcp-{name} [role=switch]").set_checked(on)
+
+    def share_kernel(self, path: str) -> None:
+        """Let `path`'s notebook, when it opens, use a kernel already running rather than start one
+        (tests/kernels.py)."""
+        self.page.evaluate(SHARE_KERNEL, path)
 
     def open_with_idle_kernel(self, path: str) -> None:
         self.call("jupyter_open_notebook", {"path": path})

@@ -49,6 +49,7 @@ def lab(lab_page):
     lab.save_file(PATH, notebook_json([code_cell("seed", "pass")]))
     lab.save_file("access/other.ipynb", notebook_json([code_cell("other", "pass")]))
     lab.call("jupyter_open_notebook", {"path": PATH})
+    lab.share_kernel("access/other.ipynb")
     yield lab
     print(f"\nproperty test: {CASES['examples']} notebooks, {CASES['calls']} tool calls checked")
 
@@ -258,6 +259,7 @@ def test_the_human_s_cursor_on_a_hidden_cell_reads_as_no_active_cell_on_every_de
         for cell in hidden:
             cell["metadata"] = {METADATA_KEY: {"access": "none"}}
         lab.save_file(path, notebook_json([code_cell("shown", "shown = 1"), *hidden]))
+        lab.share_kernel(path)
         lab.call("jupyter_open_notebook", {"path": path})
         assert lab.page.evaluate(HUMAN_ON_HIDDEN, path) == [2, 2]  # the lab itself has them active and selected
         seen = {

@@ -16,8 +16,12 @@ from tests.waiting import KERNEL_IDLE
 MANIFEST = SITE_BRIDGE_ASSETS / "manifest.json"
 
 
-def open_lab(browser, site_url, query="", route=None, requests=None, path="?path=demo.ipynb"):
-    """The lab in a fresh context; `requests` collects the URL of every request the page and its workers make."""
+DEMO = "?path=demo.ipynb"
+
+
+def open_lab(browser, site_url, query="", route=None, requests=None, path=""):
+    """The lab in a fresh context; `requests` collects the URL of every request the page and its workers make.
+    No notebook is open unless `path` names one (`?path=demo.ipynb`): each would start a kernel, ~10 CPU-s."""
     # The service worker would answer requests beyond page.route's reach.
     context = browser.new_context(service_workers="block")
     page = context.new_page()
@@ -69,7 +73,7 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         browser, site_url):
     # A private window's memory cache keeps no file over 6.25 MiB: the kept copies must serve the reload.
     requests = []
-    context, page = open_lab(browser, site_url, requests=requests)
+    context, page = open_lab(browser, site_url, requests=requests, path=DEMO)
     try:
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         assert_tools_work(page)
@@ -153,7 +157,7 @@ def test_a_worker_that_fails_while_loading_fails_the_restore_not_the_start(brows
 
 
 def test_the_plain_start_can_be_chosen_by_url_and_serves_edits_and_runs(browser, site_url):
-    context, page = open_lab(browser, site_url, "&webmcp=plain")
+    context, page = open_lab(browser, site_url, "&webmcp=plain", path=DEMO)
     try:
         status = page.inner_text(READY)
         assert status.endswith("; plain start, snapshot not used: the URL asks for ?webmcp=plain)"), status
@@ -234,7 +238,7 @@ def own_requests(page) -> list[str]:
 def test_the_start_begins_as_the_extension_loads_and_activation_takes_it_over(browser, site_url):
     requests = []
     # No notebook open, so no kernel: its worker would ask for Pyodide's runtime too.
-    context, page = open_lab(browser, site_url, requests=requests, path="")
+    context, page = open_lab(browser, site_url, requests=requests)
     try:
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         made = marks(page)
@@ -323,7 +327,7 @@ def test_a_reload_under_a_strict_content_security_policy_restores_from_the_kept_
         violations = []
         page.on("console", lambda message: violations.append(message.text)
                 if "Content Security Policy" in message.text else None)
-        page.goto(f"{served(headers=STRICT_CSP)}/lab/index.html?path=demo.ipynb")
+        page.goto(f"{served(headers=STRICT_CSP)}/lab/index.html")
         page.wait_for_selector(READY, timeout=120_000)
         manifest = json.loads(MANIFEST.read_text())
         kept_copies(page, 4 + len(manifest["dynlibs"]))  # the snapshot, the pack, the standard library, the runtime

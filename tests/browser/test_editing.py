@@ -128,6 +128,7 @@ def test_write_errors(lab):
 
 
 def test_focus_cell_selects_an_exact_range_in_the_editor(lab):
+    lab.share_kernel("demo.ipynb")
     lab.call("jupyter_open_notebook", {"path": "demo.ipynb"})
     result = lab.call(
         "jupyter_focus_cell",

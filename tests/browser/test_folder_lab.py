@@ -68,6 +68,7 @@ def test_the_workspace_is_the_folder(folder_lab, folder):
 
 def test_an_agent_save_writes_the_file(folder_lab, folder):
     lab, _ = folder_lab
+    lab.share_kernel("work.ipynb")
     lab.call("jupyter_open_notebook", {"path": "work.ipynb"})
     cell = lab.call("jupyter_get_cells")["cells"][0]
     lab.call("jupyter_update_cell", {"cellId": cell["id"], "source": "x = 2", "expectedSourceHash": cell["sourceHash"]})
@@ -84,6 +85,7 @@ def write_notebook(path, source, cell_id="c"):
 def test_the_humans_typing_and_ctrl_s_write_the_file(folder_lab, folder):
     lab, _ = folder_lab
     write_notebook(folder / "typed.ipynb", "")
+    lab.share_kernel("typed.ipynb")
     lab.call("jupyter_open_notebook", {"path": "typed.ipynb"})
     editor = lab.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .cm-content").first
     editor.click()
@@ -98,6 +100,7 @@ def test_a_file_changed_on_disk_keeps_both_versions_whichever_button(folder_lab,
     lab, _ = folder_lab
     path = f"conflict-{answer.lower()}.ipynb"
     write_notebook(folder / path, "value = 'original'")
+    lab.share_kernel(path)
     lab.call("jupyter_open_notebook", {"path": path})
     cell = lab.call("jupyter_get_cells", {"notebookPath": path})["cells"][0]
     lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "c", "source": "value = 'in the lab'",
@@ -121,6 +124,7 @@ def test_a_file_changed_on_disk_keeps_both_versions_whichever_button(folder_lab,
 def test_a_notebook_deleted_on_disk_is_a_clear_error_on_save(folder_lab, folder):
     lab, _ = folder_lab
     write_notebook(folder / "gone.ipynb", "g = 1")
+    lab.share_kernel("gone.ipynb")
     lab.call("jupyter_open_notebook", {"path": "gone.ipynb"})
     (folder / "gone.ipynb").unlink()
     error = lab.error("jupyter_save_notebook", {"notebookPath": "gone.ipynb"})
@@ -147,6 +151,7 @@ def test_a_markdown_image_from_the_folder_shows(folder_lab, folder):
     (folder / "red.png").write_bytes(base64.b64decode(RED_SQUARE))
     markdown = {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "![a red square](red.png)"}
     (folder / "pictures.ipynb").write_text(json.dumps(notebook([markdown])))
+    lab.share_kernel("pictures.ipynb")
     lab.call("jupyter_open_notebook", {"path": "pictures.ipynb"})
     shown = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown img')]
         .some(image => image.complete && image.naturalWidth === 4)"""

@@ -30,18 +30,19 @@ def lab(lab_page):
     return lab
 
 
-CLOSE_ALL = """async () => {
+CLOSE_ALL = """() => {
     for (const widget of Array.from(window.jupyterapp.shell.widgets('main'))) {
         if (widget.context) { widget.context.model.dirty = false; widget.dispose(); }
     }
-    await window.jupyterapp.serviceManager.sessions.shutdownAll();
 }"""
 
 
 def fresh(lab, path: str, kernel: bool = False):
-    """A new notebook, the only one open (with its kernel idle when the test runs cells); its cells' hashes."""
+    """A new notebook, the only one open, on the module's one kernel (idle when the test runs cells); its cells'
+    hashes."""
     lab.page.evaluate(CLOSE_ALL)
     lab.save_file(path, report(path))
+    lab.share_kernel(path)
     if kernel:
         lab.open_with_idle_kernel(path)
     else:

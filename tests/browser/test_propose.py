@@ -112,6 +112,7 @@ def test_hiding_the_cell_auto_denies_as_deleting_it_does(lab):
 def test_an_insert_with_no_visible_place_is_reviewed_at_the_notebook_end(lab):
     lab.save_file("propose-hidden.ipynb", notebook_json([{**code_cell("SECRETONLY", "secret = 1"),
                                                           "metadata": {"jupyterlite_webmcp": {"access": "none"}}}]))
+    lab.share_kernel("propose-hidden.ipynb")
     lab.call("jupyter_open_notebook", {"path": "propose-hidden.ipynb"})
     lab.switch("review-insert", True)
     try:

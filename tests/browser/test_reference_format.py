@@ -25,14 +25,10 @@ LIVE_METADATA = """([path, key]) => {
     const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
     return JSON.stringify(panel.content.model.getMetadata(key) ?? null);
 }"""
-CLOSE = """async path => {
+# Closed with their session kept: the notebooks share one kernel (tests/kernels.py).
+CLOSE_IF_OPEN = """path => {
     const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
-    await panel.sessionContext.shutdown();
-    panel.dispose();
-}"""
-CLOSE_IF_OPEN = """async path => {
-    const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
-    if (panel) { await panel.sessionContext.shutdown(); panel.dispose(); }
+    if (panel) panel.dispose();
 }"""
 LIVE_CELL_METADATA = """([path, key]) => {
     const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
@@ -147,6 +143,7 @@ def test_a_hidden_notebook_stays_hidden_for_every_tool(lab, name):
 
 def test_a_hidden_notebook_the_human_opened_is_nothing_to_the_agent(lab):
     hidden, twin = f"{FOLDER}/hidden.ipynb", f"{FOLDER}/hidden-nothere.ipynb"
+    lab.share_kernel(hidden)
     lab.page.evaluate("path => window.jupyterapp.commands.execute('docmanager:open', {path})", hidden)
     wait_until(lambda: lab.page.evaluate("() => window.jupyterapp.shell.currentWidget?.context?.path") == hidden)
     context = lab.call("jupyter_get_context")
@@ -155,7 +152,7 @@ def test_a_hidden_notebook_the_human_opened_is_nothing_to_the_agent(lab):
     assert "secret" not in json.dumps(context) + json.dumps(lab.call_raw("jupyter_get_output_selection"))
     again = lab.call_raw("jupyter_get_cells", {"notebookPath": hidden})["content"][0]["text"]
     assert again.replace(hidden, twin) == lab.call_raw("jupyter_get_cells", {"notebookPath": twin})["content"][0]["text"]
-    lab.page.evaluate(CLOSE, hidden)
+    lab.page.evaluate(CLOSE_IF_OPEN, hidden)
 
 
 def test_a_read_only_notebook_in_the_seed_format_refuses_writes(lab):
@@ -278,6 +275,7 @@ def check_unknown_data_survives(lab, data, path):
         stored["anchor"].update(thread_extra)
         stored["messages"][0].update(thread_extra)
     lab.save_file(path, notebook)
+    lab.share_kernel(path)
     calls = data.draw(st.lists(agent_calls(path), min_size=2, max_size=5), label="calls")
     for name, arguments in calls:
         if name == "update":

@@ -123,6 +123,7 @@ def test_a_result_over_the_bound_is_trimmed(lab):
 def test_repeated_reads_follow_every_change_to_the_document(lab):
     """Reads reuse an unchanged notebook's cell list; any change to the document must show at once."""
     lab.save_file("cache.ipynb", notebook_json([code_cell("one", "a = 1"), code_cell("two", "b = 2")]))
+    lab.share_kernel("cache.ipynb")
     lab.call("jupyter_open_notebook", {"path": "cache.ipynb"})
     first = lab.call("jupyter_get_context")["notebook"]
     assert lab.call("jupyter_get_context")["notebook"] == first  # unchanged: same answer

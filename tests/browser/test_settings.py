@@ -98,6 +98,7 @@ def test_run_code_is_refused_on_a_notebook_with_a_hidden_cell(lab):
     hidden = code_cell("h", "secret = 'do not read'")
     hidden["metadata"] = {"jupyterlite_webmcp": {"access": "none"}}
     lab.save_file("with_hidden.ipynb", notebook_json([code_cell("v", "visible = 1"), hidden]))
+    lab.share_kernel("with_hidden.ipynb")
     lab.open_with_idle_kernel("with_hidden.ipynb")
     refused = lab.error("jupyter_run_code", {"notebookPath": "with_hidden.ipynb", "code": "print(secret)"})
     assert refused["error"] == "NOTEBOOK_ACCESS_DENIED" and refused["detail"] == "HIDDEN_CELLS"
@@ -106,7 +107,7 @@ def test_run_code_is_refused_on_a_notebook_with_a_hidden_cell(lab):
 
 
 def test_the_choice_survives_a_reload_and_turning_it_off_unregisters_at_once(lab):
-    lab.open()  # a reload; which notebook the restored workspace shows does not matter here
+    lab.open("?reset")  # a reload, with no notebook (and so no kernel) restored: the settings are kept apart
     assert "jupyter_run_code" in tool_names(lab)
     open_settings(lab)
     assert field(lab, "runCode").is_checked()
@@ -193,7 +194,7 @@ def fixing_site(tmp_path_factory):
 def test_a_site_fixes_a_setting_and_changes_a_default_in_its_own_files(browser, fixing_site):
     context = browser.new_context()
     try:
-        lab = Lab(context.new_page(), fixing_site).open("?path=demo.ipynb")
+        lab = Lab(context.new_page(), fixing_site).open()
         assert "jupyter_run_code" in tool_names(lab)
         open_settings(lab)
         fixed = field(lab, "runCode")
@@ -206,7 +207,7 @@ def test_a_site_fixes_a_setting_and_changes_a_default_in_its_own_files(browser, 
             }""",
             SETTINGS_ID,
         )
-        lab.open("?path=demo.ipynb")
+        lab.open()
         assert "jupyter_run_code" in tool_names(lab)
         lab.save_file("plain.ipynb", notebook_json([code_cell("p", "a = 1")]))
         lab.call("jupyter_open_notebook", {"path": "plain.ipynb"})

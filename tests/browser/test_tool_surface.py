@@ -174,6 +174,7 @@ def test_context_shows_propose_mode_and_a_kernel_can_be_started(lab):
 
 def test_output_images_come_back_as_image_content_within_the_budget(lab):
     lab.save_file(PICTURES, notebook_json([code_cell("pics", BIG_IMAGE)]))
+    lab.share_kernel(PICTURES)
     lab.open_with_idle_kernel(PICTURES)
     lab.call("jupyter_run_cells", {"notebookPath": PICTURES, "cellIds": ["pics"]})
     plain = lab.call_raw("jupyter_get_cells", {"notebookPath": PICTURES, "includeOutputs": True})

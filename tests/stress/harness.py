@@ -17,6 +17,8 @@ from pyodide_webmcp.base.errors import COMMON_ERRORS
 from pyodide_webmcp.base.limits import MAX_IMAGE_BYTES, MAX_TOTAL_RESULT_BYTES
 from pyodide_webmcp.tools import BUILT_IN
 
+from tests.kernels import SHARE_KERNEL
+
 READY = ".jp-webmcp-status[data-state=ready]"
 BOOT_TIMEOUT_MS = 180_000
 SETTINGS_ID = "jupyterlite-pyodide-webmcp:bridge"
@@ -235,6 +237,10 @@ class StressPage:
 
     def call(self, name: str, arguments: Any = None, tally: Optional[Tally] = None) -> Outcome:
         return self.batch([(name, {} if arguments is None else arguments)], tally)[0]
+
+    def share_kernel(self, path: str) -> None:
+        """Let `path`'s notebook, when it opens, use a kernel already running (tests/kernels.py)."""
+        self.page.evaluate(SHARE_KERNEL, path)
 
     def save(self, path: str, content: Any, kind: str = "notebook") -> None:
         self.page.evaluate(SAVE_FILE, [path, content, kind])

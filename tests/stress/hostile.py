@@ -81,13 +81,12 @@ OPEN = """async path => {
     await widget.context.ready;
 }"""
 
+# Its session kept: the notebooks share one kernel (tests/kernels.py).
 CLOSE = """path => {
     const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.context && w.context.path === path);
     if (!panel) return;
-    return panel.sessionContext.shutdown().catch(() => {}).then(() => {
-        panel.context.model.dirty = false;
-        panel.dispose();
-    });
+    panel.context.model.dirty = false;
+    panel.dispose();
 }"""
 
 
@@ -137,6 +136,7 @@ def run_hostile(stress: StressPage, browser, scale: float = 1.0, names=NOTEBOOKS
         path = f"hostile/{name}.ipynb"
         print("hostile:", name, flush=True)
         ids = stress.page.evaluate(BUILD, [name, scale])
+        stress.share_kernel(path)
         stress.page.evaluate(OPEN, path)
         stress.page.evaluate(MAIN_THREAD_QUIET, [500, 50, 120_000])  # the lab has finished rendering
         row = {"calls": 0, "largestBytes": 0, "overBound": 0, "longestTaskMs": 0.0, "slowestCallMs": 0.0,

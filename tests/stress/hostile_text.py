@@ -40,6 +40,7 @@ def run_hostile_text(report, stress: StressPage, payloads: list[str] = PAYLOADS)
     cells = [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": f"x{i} = {i}", "outputs": [],
               "execution_count": None} for i in range(len(payloads))]
     stress.save(PATH, {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": KERNELSPEC}, "cells": cells})
+    stress.share_kernel(PATH)
     stress.call("jupyter_open_notebook", {"path": PATH}, tally)
     calls = []
     for index, text in enumerate(payloads):
