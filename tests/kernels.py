@@ -8,10 +8,11 @@ session down: that would stop the kernel of every notebook sharing it.
 """
 
 SHARE_KERNEL = """async path => {
-    const sessions = window.jupyterapp.serviceManager.sessions;
-    await sessions.refreshRunning();
+    const {sessions, kernels} = window.jupyterapp.serviceManager;
+    await Promise.all([sessions.refreshRunning(), kernels.refreshRunning()]);
+    const alive = new Set(Array.from(kernels.running(), kernel => kernel.id));
     const running = Array.from(sessions.running());
-    const donor = running.find(session => session.kernel);
+    const donor = running.find(session => session.kernel && alive.has(session.kernel.id));
     if (!donor || running.some(session => session.path === path)) return;
     await sessions.startNew({path, name: path, type: 'notebook', kernel: {id: donor.kernel.id}});
     await sessions.refreshRunning();

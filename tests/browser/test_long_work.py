@@ -65,6 +65,7 @@ def test_a_long_run_and_proposals_decided_after_the_budget_never_hang(lab, budge
     lab.call("jupyter_open_notebook", {"path": PROPOSE})
     lab.switch("propose-toggle", True)
     hashes = {cell["id"]: cell["sourceHash"] for cell in lab.call("jupyter_get_cells")["cells"]}
+    lab.share_kernel(LONG)
     lab.open_with_idle_kernel(LONG)
 
     started = time.monotonic()
@@ -139,6 +140,7 @@ def change_on_disk(lab, path: str, source: str) -> None:
 def test_the_file_changed_dialog_is_answered_through_the_tools(lab, answer):
     path = f"changed-{answer.lower()}.ipynb"
     lab.save_file(path, notebook_json([code_cell("c", "value = 'original'")]))
+    lab.share_kernel(path)
     lab.call("jupyter_open_notebook", {"path": path})
     lab.call("jupyter_update_cell", {"notebookPath": path, "cellId": "c", "source": "value = 'human edit'",
                                      "expectedSourceHash": source_hash("value = 'original'")})
@@ -229,6 +231,7 @@ def test_a_run_jupyterlite_drops_behind_a_failing_cell_is_reported_not_awaited_f
     path = "dropped.ipynb"
     lab.save_file(path, notebook_json([code_cell("boom", "import time\ntime.sleep(3)\nraise ValueError('first')"),
                                        code_cell("next", "print('next')")]))
+    lab.share_kernel(path)
     lab.open_with_idle_kernel(path)
     lab.page.evaluate("() => { void window.jupyterapp.commands.execute('notebook:run-cell'); }")  # the human runs boom
     wait_until(lambda: lab.call("jupyter_get_context")["kernel"]["status"] == "busy", timeout=10)

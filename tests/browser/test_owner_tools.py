@@ -131,7 +131,7 @@ def test_the_sites_tools_are_listed_from_the_start_and_a_call_waits_for_their_in
     context = browser.new_context()
     page = context.new_page()
     try:
-        page.goto(f"{owner_site}/lab/index.html?path=week1.ipynb")
+        page.goto(f"{owner_site}/lab/index.html")
         page.wait_for_function(
             "async () => (await document.modelContext.getTools()).some(t => t.name === 'course_list_exercises')",
             timeout=BOOT_TIMEOUT_MS, polling=50)

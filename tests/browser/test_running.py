@@ -218,6 +218,7 @@ def test_an_agent_run_goes_through_the_cell_executor_and_waits_for_input_as_the_
 def test_a_rename_mid_run_is_told_at_once_and_the_run_goes_on(lab):
     path, renamed = "to-rename.ipynb", "renamed-mid-run.ipynb"
     lab.save_file(path, notebook_json([code_cell("nap", "import time\ntime.sleep(6)\nprint('rested')")]))
+    lab.share_kernel(path)
     lab.open_with_idle_kernel(path)
     lab.start_call("jupyter_run_cells", {"notebookPath": path, "cellIds": ["nap"]}, key="nap")
     wait_until(lambda: lab.page.evaluate(
@@ -236,6 +237,7 @@ def test_a_rename_mid_run_is_told_at_once_and_the_run_goes_on(lab):
 def test_closing_the_notebook_mid_run_ends_the_call_at_once_with_a_clear_code(lab):
     path = "to-close.ipynb"
     lab.save_file(path, notebook_json([code_cell("nap", "import time\ntime.sleep(6)"), code_cell("next", "1")]))
+    lab.share_kernel(path)
     lab.open_with_idle_kernel(path)
     lab.start_call("jupyter_run_cells", {"notebookPath": path, "startIndex": 0, "endIndex": 2}, key="closing")
     wait_until(lambda: lab.page.evaluate(
