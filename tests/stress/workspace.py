@@ -124,6 +124,7 @@ class PrivacyWorkspace:
         stress.save(f"{DIRECTORY}/mod.py", "def f():\n    return 1\n", "file")
         for path in (*OPEN_VISIBLE, self.hidden_open):
             stress.save(path, self._notebook(path, "write" if path != self.hidden_open else "none")[0])
+            stress.share_kernel(path)
             stress.page.evaluate(OPEN_AS_HUMAN, path)
         stress.save(CLOSED_VISIBLE, self._notebook(CLOSED_VISIBLE, "write")[0])
 
