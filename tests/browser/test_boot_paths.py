@@ -9,7 +9,14 @@ from jupyterlite_pyodide_webmcp.sites import SETTINGS_ID
 from buildkit.env import CHROMIUM_FLAGS
 from buildkit.paths import SITE, SITE_BRIDGE_ASSETS
 from buildkit.snapshot import snapshot_inputs_digest
-from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, chromium_path, payload
+from tests.browser.conftest import (
+    DEFAULT_TOOLS,
+    READY,
+    SETTLED,
+    RequestRecorder,
+    chromium_path,
+    payload,
+)
 from tests.measure import ARRAY_BUFFER_DATA, heap_snapshot, node_sizes
 from tests.waiting import KERNEL_IDLE
 
@@ -278,15 +285,23 @@ def test_a_page_where_the_bridge_does_not_start_loads_nothing_of_it(browser, sit
         context.close()
 
 
-def test_a_browser_without_webmcp_loads_nothing_of_the_bridge(playwright, site_url):
+def test_a_browser_without_webmcp_keeps_a_working_lab_and_loads_nothing_of_the_bridge(playwright, site_url):
     flags = [flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag]
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
     try:
         page = browser.new_page(service_workers="block")
+        recorder = RequestRecorder(site_url)
+        page.on("request", recorder.record)
         page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
         page.wait_for_selector(".jp-webmcp-status[data-state=unavailable]", timeout=120_000)
-        page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=200)
-        assert_nothing_of_the_bridge_loaded(page)
+        assert page.inner_text(".jp-webmcp-status") == (
+            "WebMCP unavailable: this browser has no WebMCP · click for the access and review controls (no agent "
+            "can connect)")
+        assert page.evaluate("() => 'modelContext' in document || 'modelContext' in navigator") is False
+        page.wait_for_function(KERNEL_IDLE, timeout=120_000, polling=200)  # the notebook open, its kernel started
+        assert page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.cells.length") == 6
+        assert_nothing_of_the_bridge_loaded(page)  # the page's own requests: the kernel reads the shared library
+        assert recorder.foreign() == []
     finally:
         browser.close()
 

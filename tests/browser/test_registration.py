@@ -89,26 +89,6 @@ def assert_lab_works(page):
     )
 
 
-def test_a_browser_without_webmcp_keeps_a_working_lab(playwright, site_url):
-    flags = [flag for flag in CHROMIUM_FLAGS if "WebMCP" not in flag]
-    browser = playwright.chromium.launch(executable_path=chromium_path(), args=flags)
-    try:
-        page = browser.new_page()
-        recorder = RequestRecorder(site_url)
-        page.on("request", recorder.record)
-        page.goto(f"{site_url}/lab/index.html?path=demo.ipynb")
-        page.wait_for_selector(SETTLED, timeout=60_000)
-        assert page.inner_text(".jp-webmcp-status") == (
-            "WebMCP unavailable: this browser has no WebMCP · click for the access and review controls (no agent "
-            "can connect)")
-        assert page.evaluate("() => 'modelContext' in document || 'modelContext' in navigator") is False
-        assert_lab_works(page)
-        assert not any("/static/bridge/" in url for url in recorder.urls), "the bridge loaded for nothing"
-        assert recorder.foreign() == []
-    finally:
-        browser.close()
-
-
 INSECURE_HOST = "notebooks.webmcp.test"  # a name, not localhost: plain http to it is not a secure context
 
 
