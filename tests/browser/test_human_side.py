@@ -111,9 +111,13 @@ def test_the_marks_and_the_panel_work_from_the_keyboard(lab):
     path = "human/keys.ipynb"
     hashes = fresh(lab, path)
     agent_edits_mean(lab, path, hashes)
+    # The marks are drawn again when the agent's presence leaves the cell: focus the chip once they are settled.
+    wait_until(lambda: len(chips(lab, 1)) == 1 and chips(lab, 1)[0].startswith("Edited by agent"),
+               what="the edited cell's chip, the agent gone from it")
     chip = cell_node(lab, 1).locator(".jp-webmcp-chip-agent")
     chip.focus()
     lab.page.keyboard.press("Enter")
+    wait_until(lambda: chip.get_attribute("aria-expanded") == "true", what="the chip opened from the keyboard")
     undo = cell_node(lab, 1).locator(".jp-webmcp-undo")
     undo.focus()
     lab.page.keyboard.press("Space")
