@@ -82,7 +82,7 @@ def make_snapshot(chromium: str, assets: Path, destination: Path) -> dict:
                 browser.close()
         finally:
             server.shutdown()
-    with gzip.GzipFile(destination, "wb", compresslevel=6, mtime=0) as out:
+    with gzip.GzipFile(destination, "wb", compresslevel=9, mtime=0) as out:
         out.write(raw)
     return details
 

@@ -26,8 +26,10 @@ const [{ forgetKept }, { finishOffload, stopOffload }, dynlibs, loaderFiles, sna
 ]);
 const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
-const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable } = snapshot;
-const { amendedFactory, heapUse, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } = internals;
+const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable, undoDifference } =
+  snapshot;
+const { amendedFactory, heapUse, initialMemory, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
+  internals;
 
 /** The site's Pyodide module; `fits` when it is the release this build was made for. */
 async function interpreterSetup(site) {
@@ -38,22 +40,32 @@ async function interpreterSetup(site) {
 // Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`; with the
 // extension's standard library when the site's Pyodide fits it (`setup.stdlib`), else the site's own.
 // Making and restoring a snapshot both link the extension modules before the interpreter starts (dynlibs.mjs).
+// Resolves to {pyodide, initial}: `initial` is the runtime's memory as instantiated (none for a plain start).
 async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   const { loadPyodide, indexUrl, stdlib } = setup;
   const files = { indexURL: indexUrl, ...(stdlib ? { stdLibURL: stdlib.url } : {}) };
   const ahead = { stdlib, runtime: restore?.runtime || { url: runtimeUrl(indexUrl) } };
   if (!restore && !makeSnapshot) {
-    return withFilesAhead(ahead, () => loadPyodide(files));
+    return { pyodide: await withFilesAhead(ahead, () => loadPyodide(files)), initial: null };
   }
   const parts = restore || { factory: runtimeFactory(indexUrl), dynlibs: compileDynlibs(setup) };
   const [createModule, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
   let preRunError;
+  let initial = null;
+  // The preRun step runs once the runtime is instantiated: `initial` is in hand.
+  const heap = restore && {
+    memory: restore.memory,
+    whole: () => restore.inflated.then(() => undoDifference(restore, initial))
+  };
   const createPyodideModule = amendedFactory(createModule, {
-    preRun: preloadDynlibs(compiled, restore, error => (preRunError = error)),
+    preRun: preloadDynlibs(compiled, heap, error => (preRunError = error)),
     // The runtime's instance is handed over in a task of its own, apart from its compile; and Pyodide
     // restores the heap and finishes its start in one go once the module is made: not in the runtime's
     // own starting task.
-    beforeInstance: yieldToPage,
+    beforeInstance: instance => {
+      initial = initialMemory(instance);
+      return yieldToPage();
+    },
     beforeStart: yieldToPage
   });
   const options = restore ? restoreOptions(restore.memory) : snapshotMakingOptions(makeSnapshot.jsglobals);
@@ -66,13 +78,13 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   if (preRunError) {
     throw preRunError;
   }
-  return pyodide;
+  return { pyodide, initial };
 }
 
 const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => assetsUrl + name);
 
 async function plainBoot(setup) {
-  const pyodide = await loadInterpreter(setup);
+  const { pyodide } = await loadInterpreter(setup);
   await pyodide.loadPackage(wheelUrls(setup));
   return pyodide;
 }
@@ -100,7 +112,7 @@ async function fetchRestore(site, signal) {
 
 async function snapshotBoot(setup, restore) {
   performance.mark('webmcp:stage:restoring');
-  const pyodide = await loadInterpreter(setup, { restore });
+  const { pyodide } = await loadInterpreter(setup, { restore });
   await yieldToPage(); // what follows the restore in a task of its own, not at the end of Pyodide's
   await completeRestore(pyodide, setup, restore);
   return pyodide;
@@ -172,10 +184,10 @@ export async function makeSnapshot(site) {
   if (!setup.fits) {
     throw new Error(`Pyodide ${setup.version} is not the ${site.manifest.pyodideVersion} the extension is built for`);
   }
-  const pyodide = await loadInterpreter(setup, { makeSnapshot: { jsglobals: recordedGlobals() } });
+  const { pyodide, initial } = await loadInterpreter(setup, { makeSnapshot: { jsglobals: recordedGlobals() } });
   const heapSteps = [{ step: 'interpreter started', ...heapUse(pyodide) }];
   stopOffload();
   await pyodide.loadPackage(wheelUrls(setup));
   heapSteps.push({ step: 'wheels installed', ...heapUse(pyodide) });
-  return snapshotOf(pyodide, site.manifest.module, heapSteps);
+  return snapshotOf(pyodide, initial, site.manifest.module, heapSteps);
 }

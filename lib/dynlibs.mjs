@@ -31,28 +31,30 @@ export const compileDynlibs = (site, signal) =>
 const HEAP_HEADROOM_BYTES = 2 * 2 ** 20;
 
 /**
- * A preRun step: link the extension modules; for a restore, also size the heap, have its pages in hand
- * (touchFreeHeap) and wait until the snapshot is in place (it inflates while the runtime compiles). A failure goes to `failed`; then a
- * restore's heap copy is spoiled, so Pyodide refuses it instead of starting from it.
+ * A preRun step: link the extension modules; for a restore (`heap`: the snapshot's `memory`, and `whole()`,
+ * which settles once it has inflated and is made whole), also size the heap, have its pages in hand
+ * (touchFreeHeap) and wait until the snapshot is in place (it inflates while the runtime compiles). A
+ * failure goes to `failed`; then a restore's heap copy is spoiled, so Pyodide refuses it instead of
+ * starting from it.
  */
-export function preloadDynlibs(dynlibs, restore, failed) {
+export function preloadDynlibs(dynlibs, heap, failed) {
   return Module => {
     holdStart(Module, 'webmcp-dynlibs', async () => {
       try {
         for (const { path, module } of dynlibs) {
           await linkExtensionModule(Module, path, module);
         }
-        if (restore) {
-          growHeap(Module, restore.memory.length + HEAP_HEADROOM_BYTES);
+        if (heap) {
+          growHeap(Module, heap.memory.length + HEAP_HEADROOM_BYTES);
           await touchFreeHeap(Module, yieldToPage);
-          await restore.inflated;
+          await heap.whole();
         }
         // The runtime starts when this step ends: in a task of its own, not after the last inflate.
         await yieldToPage();
       } catch (error) {
         failed(error);
-        if (restore) {
-          restore.memory.fill(0, 0, 4); // no magic number: Pyodide refuses the snapshot
+        if (heap) {
+          heap.memory.fill(0, 0, 4); // no magic number: Pyodide refuses the snapshot
         }
       }
     });

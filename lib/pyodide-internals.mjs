@@ -17,16 +17,22 @@ export const snapshotMakingOptions = jsglobals => ({ _makeSnapshot: true, jsglob
 
 /**
  * `makeMemorySnapshot()` (experimental): the heap of an interpreter started with snapshotMakingOptions,
- * after a header (its length in the header's second 32-bit word), cut at the heap's break (heapUse), on a
- * wasm page: beyond it the memory was never handed out, and a restore makes the memory only as large as
- * the snapshot (growHeap) instead of the size the last growth step left.
+ * after a header (snapshotHeap), cut at the heap's break (heapUse), on a wasm page: beyond it the memory
+ * was never handed out, and a restore makes the memory only as large as the snapshot (growHeap) instead of
+ * the size the last growth step left.
  */
 export function memorySnapshot(pyodide) {
   const memory = pyodide.makeMemorySnapshot();
-  const header = new Uint32Array(memory.buffer, memory.byteOffset, 2)[1];
+  const header = snapshotHeap(memory).byteOffset - memory.byteOffset;
   const page = 1 << 16;
   const used = Math.ceil(heapUse(pyodide).breakBytes / page) * page;
   return memory.subarray(0, Math.min(memory.length, header + used));
+}
+
+/** The heap a memory snapshot holds, after its header (`restoreSnapshot` copies it to address 0). */
+export function snapshotHeap(memory) {
+  const header = new Uint32Array(memory.buffer, memory.byteOffset, 2)[1];
+  return memory.subarray(header);
 }
 
 /**
@@ -62,14 +68,15 @@ export const runtimeUrl = indexUrl => new URL('pyodide.asm.wasm', indexUrl).href
 /**
  * `createPyodideModule` for loadPyodide: `createModule` with Emscripten's settings amended. `preRun` joins
  * the settings' preRun steps (run before the interpreter starts, after Pyodide's own: the standard library
- * is in place). `beforeInstance` is awaited before the runtime's instance is handed to Emscripten
- * (wrapping Pyodide's `instantiateWasm`), `beforeStart` before loadPyodide goes on with the module.
+ * is in place). `beforeInstance(instance)` is awaited before the runtime's new instance is handed to
+ * Emscripten (wrapping Pyodide's `instantiateWasm`), `beforeStart` before loadPyodide goes on with the module.
  */
 export function amendedFactory(createModule, { preRun, beforeInstance, beforeStart }) {
   return settings => {
     const instantiate = settings.instantiateWasm;
     settings.instantiateWasm = (imports, receive) =>
-      instantiate(imports, (...instance) => beforeInstance().then(() => compilingEachWrapperOnce(() => receive(...instance))));
+      instantiate(imports, (instance, module) =>
+        beforeInstance(instance).then(() => compilingEachWrapperOnce(() => receive(instance, module))));
     settings.preRun.push(preRun);
     return createModule(settings).then(async Module => {
       await beforeStart();
@@ -106,6 +113,21 @@ function compilingEachWrapperOnce(link) {
   } finally {
     WebAssembly.Module = Compile;
   }
+}
+
+/**
+ * The runtime's memory as its instantiation left it (`exports.memory`, before Emscripten runs any of its
+ * code): its data segments, copied up to the last word that is not zero below `__heap_base`. Every instance
+ * of the same runtime starts with these very bytes.
+ */
+export function initialMemory(instance) {
+  const { memory, __heap_base: heapBase } = instance.exports;
+  const words = new Int32Array(memory.buffer, 0, Math.floor(heapBase.value / 4));
+  let end = words.length;
+  while (end > 0 && words[end - 1] === 0) {
+    end--;
+  }
+  return new Int32Array(words.subarray(0, end));
 }
 
 // ---- the Emscripten module, in a preRun step ----

@@ -204,6 +204,24 @@ def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body
         context.close()
 
 
+def test_a_snapshot_made_against_another_runtime_memory_falls_back_to_the_plain_start(browser, site_url):
+    """The snapshot ships as its difference from the runtime's memory as instantiated: a restore whose
+    runtime began from other bytes refuses it, instead of starting from a spoiled heap."""
+    def other_memory(route):
+        manifest = route.fetch().json()
+        manifest["snapshot"]["initialDigest"] = "0:0"
+        route.fulfill(json=manifest)
+
+    context, page = open_lab(browser, site_url, route=("**/static/bridge/manifest.json*", other_memory))
+    try:
+        status = page.inner_text(READY)
+        assert status.endswith("plain start, snapshot not used: the runtime's memory is not the one the snapshot "
+                               "was made against)"), status
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("failures", [1, pytest.param(None, marks=pytest.mark.hosts_long)], ids=["once", "always"])
 def test_a_runtime_that_fails_to_download_ends_the_start_with_its_reason(browser, site_url, failures):
     """Pyodide's loader only logs a runtime that fails to load, then waits forever: the start fails instead,
