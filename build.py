@@ -180,7 +180,7 @@ def main() -> None:
     wheel_parser.add_argument("--plain-start", action="store_true",
                               help="no memory snapshot (no browser needed): the bridge starts slower")
     commands.add_parser("labextension", help="build the JupyterLab extension into build/labextension")
-    docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md")
+    docs_parser = commands.add_parser("docs", help="regenerate docs/tools.md and docs/tool-schemas.json")
     docs_parser.add_argument("--check", action="store_true", help="fail when docs/tools.md is stale")
     bench_parser = commands.add_parser(
         "bench", help="build both sites, then measure the bridge beside the reference in headless Chromium")

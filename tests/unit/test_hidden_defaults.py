@@ -8,6 +8,7 @@ import re
 
 from pyodide_webmcp.calls.budget import CallTable
 from pyodide_webmcp.calls.current import CallContext
+from pyodide_webmcp.calls.dispatch import dispatch
 from pyodide_webmcp.kit import testing
 from pyodide_webmcp.kit.testing import (
     MemoryLab,
@@ -120,18 +121,18 @@ def test_a_pending_run_does_not_name_a_cell_hidden_while_it_runs():
         lab = MemoryLab(notebook)
         table = CallTable()
         context = CallContext(lab, calls=table, budget_ms=100)
-        first = json.loads((await BUILT_IN.get("jupyter_run_cells").call({"cellIds": ["runs-then-hidden"]}, context))
+        first = json.loads((await dispatch(BUILT_IN, "jupyter_run_cells", {"cellIds": ["runs-then-hidden"]}, context))
                            ["content"][0]["text"])
         assert first["waitingFor"]["cellId"] == "runs-then-hidden"
         notebook.data[0]["metadata"].update(HIDDEN)
-        again = await BUILT_IN.get("jupyter_wait_for_result").call({"pendingId": first["pendingId"]}, context)
+        again = await dispatch(BUILT_IN, "jupyter_wait_for_result", {"pendingId": first["pendingId"]}, context)
         seen = again["content"][0]["text"]
         assert json.loads(seen)["status"] == "pending" and "runs-then-hidden" not in seen
-        context_now = await BUILT_IN.get("jupyter_get_context").call({}, context)
+        context_now = await dispatch(BUILT_IN, "jupyter_get_context", {}, context)
         assert "runs-then-hidden" not in context_now["content"][0]["text"]
         assert "pending" in context_now["structuredContent"]
         notebook.notebook_metadata["jupyterlite_webmcp"] = {"notebookAccess": "none"}
-        hidden_notebook = await BUILT_IN.get("jupyter_wait_for_result").call({"pendingId": first["pendingId"]}, context)
+        hidden_notebook = await dispatch(BUILT_IN, "jupyter_wait_for_result", {"pendingId": first["pendingId"]}, context)
         assert "cellId" not in hidden_notebook["structuredContent"].get("waitingFor", {})
 
     run(scenario())
