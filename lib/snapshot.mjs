@@ -44,9 +44,9 @@ export function fetchSnapshot(site, signal) {
 }
 
 // The snapshot ships as its heap's difference (XOR) from the runtime's memory as instantiated
-// (initialMemory): the runtime's static data, where Python left it unchanged, becomes zeros, and the
-// gzipped snapshot 1.4 MiB smaller. Both the maker and every restore have that memory in hand before the
-// heap is copied in; the same operation makes the difference and undoes it.
+// (initialMemory): the runtime's static data, where Python left it unchanged, becomes zeros, which gzip to
+// almost nothing (docs/boot.md). Both the maker and every restore have that memory in hand before the heap
+// is copied in; the same operation makes the difference and undoes it.
 function xorHeap(memory, initial) {
   const heap = snapshotHeap(memory);
   if (heap.byteOffset % 4 || heap.length < initial.byteLength) {
