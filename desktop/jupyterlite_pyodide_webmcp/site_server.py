@@ -31,6 +31,8 @@ from tornado.iostream import IOStream, UnsatisfiableReadError
 from tornado.netutil import bind_sockets
 from tornado.web import Application, OutputTransform, RequestHandler, StaticFileHandler
 
+from .stopping import ctrl_c_stops
+
 # URLs that change whenever their content does: a build id in the query (the bridge's assets, `?v=`) or a
 # content hash in the file name (JupyterLab's bundles). A browser may keep these without asking again.
 CONTENT_ADDRESSED = re.compile(r"[?&]v=[0-9a-f]{8,}(&|$)|\.[0-9a-f]{7,}\.js(\?|$)")
@@ -42,6 +44,7 @@ HEAD_LIMIT = 64 * 1024  # a request's line and headers: tornado's own bound
 BODY_LIMIT = 256 * 1024 * 1024  # far above any notebook a lab in the browser can hold, far below the memory
 HEAD_SECONDS = 10  # to send a request's line and headers; an idle connection is closed after as long
 BODY_SECONDS = 60
+CLOSE_SECONDS = 3  # for the open connections to close once the server stops
 TOO_LARGE_WHY = b"the request line and headers are over %d KiB here\n" % (HEAD_LIMIT // 1024)
 HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain\r\n"
                   b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(TOO_LARGE_WHY), TOO_LARGE_WHY))
@@ -143,7 +146,8 @@ class SiteServer:
     def serve_forever(self, poll_interval: float = 0.5) -> None:
         self.serving.set()
         try:
-            asyncio.run(self._serve(poll_interval))
+            with ctrl_c_stops(self.stopping):
+                asyncio.run(self._serve(poll_interval))
         finally:
             self.stopped.set()
 
@@ -156,7 +160,8 @@ class SiteServer:
         while not self.stopping.is_set():
             await asyncio.sleep(poll_interval)
         server.stop()
-        await server.close_all_connections()
+        with contextlib.suppress(asyncio.TimeoutError):  # a connection that will not close is dropped with the loop
+            await asyncio.wait_for(server.close_all_connections(), CLOSE_SECONDS)
 
     def shutdown(self) -> None:
         """Stop serving, and wait until the server has."""

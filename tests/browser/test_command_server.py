@@ -30,7 +30,8 @@ def command(tmp_path_factory):
     folder.mkdir()
     (folder / "work.ipynb").write_text(json.dumps(notebook([code_cell("c", "x = 1")])))
     log = home / "serve.log"
-    env = {"PATH": str(COMMAND.parent), "HOME": str(home), "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache")}
+    env = {"PATH": str(COMMAND.parent), "HOME": str(home), "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache"),
+           "PYTHONFAULTHANDLER": "1"}
     with log.open("wb") as output:
         process = subprocess.Popen([str(COMMAND), "serve", "--contents", str(folder), "--no-browser", "--port", "0"],
                                    stdout=output, stderr=subprocess.STDOUT, env=env)
@@ -41,7 +42,12 @@ def command(tmp_path_factory):
         yield int(link.group(2)), secrets, folder, log
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(60)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)  # the fault handler writes every thread's stack to the log
+            process.wait(30)
+            pytest.fail(f"Ctrl+C did not end the command within 60 s; where it was:\n{log.read_text()[-8000:]}")
 
 
 def status(port: int, path: str, headers: dict | None = None) -> int:

@@ -28,6 +28,7 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 import urllib.request
 import venv
 from pathlib import Path
@@ -149,7 +150,8 @@ class Terminal:
 
     def start(self, command: str, **extra: str) -> "Running":
         """A command that runs until stopped; not through a shell, which Ctrl+C would end before the command."""
-        return Running(subprocess.Popen(shlex.split(command), cwd=self.folder, env={**self.environment, **extra},
+        environment = {**self.environment, "PYTHONFAULTHANDLER": "1", **extra}  # a hang's stacks: Running.stop
+        return Running(subprocess.Popen(shlex.split(command), cwd=self.folder, env=environment,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                         start_new_session=True))
 
@@ -173,7 +175,13 @@ class Running:
     def stop(self) -> int:
         """Ctrl+C, to the command's own process group."""
         os.killpg(self.process.pid, signal.SIGINT)
-        return self.process.wait(timeout=60)
+        try:
+            return self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)  # the fault handler prints every thread's stack
+            self.process.wait(timeout=30)
+            time.sleep(1)  # the output's last lines read
+            pytest.fail(f"Ctrl+C did not end the command within 60 s; where it was:\n{''.join(self.lines)[-8000:]}")
 
 
 def answers(url: str) -> bool:
