@@ -2,7 +2,8 @@
 
 The first Ctrl+C asks the server to stop at its next poll (it closes its connections and returns); a second
 one interrupts at once. Should anything still keep the process from ending STOP_SECONDS later, every
-thread's stack goes to stderr and the process ends all the same: what the human asked for.
+thread's stack goes to stderr and the process ends all the same: what the human asked for. A process
+started with Ctrl+C ignored (a script's background job) goes on ignoring it, as Python itself does.
 """
 
 import contextlib
@@ -22,7 +23,8 @@ STOP_SECONDS = 10
 @contextlib.contextmanager
 def ctrl_c_stops(stop: threading.Event) -> Iterator[None]:
     """While the block runs in the main thread, Ctrl+C sets `stop` (a second one raises KeyboardInterrupt)."""
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
 

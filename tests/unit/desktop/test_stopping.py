@@ -35,6 +35,17 @@ STUCK = """
         stop.wait()
 """
 
+STARTED_IGNORING_IT = """
+    import signal, threading
+    from jupyterlite_pyodide_webmcp.stopping import ctrl_c_stops
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a script's background job starts
+    stop = threading.Event()
+    with ctrl_c_stops(stop):
+        print("ready", flush=True)
+        stop.wait(2)
+    print("set" if stop.is_set() else "ignored", flush=True)
+"""
+
 IGNORING = """
     import threading, time
     from jupyterlite_pyodide_webmcp.stopping import ctrl_c_stops
@@ -80,3 +91,11 @@ def test_a_second_ctrl_c_interrupts_at_once():
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=5)
     assert process.returncode != 0 and time.monotonic() - pressed < 1 and "KeyboardInterrupt" in err
+
+
+def test_a_command_started_with_ctrl_c_ignored_goes_on_ignoring_it():
+    process, ready = started(STARTED_IGNORING_IT)
+    assert ready == "ready"
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=8)
+    assert process.returncode == 0 and out.strip() == "ignored"
