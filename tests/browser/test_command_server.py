@@ -4,7 +4,6 @@ the folder's Jupyter Server offers nothing but its contents and files, to the ru
 
 import json
 import re
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -16,6 +15,7 @@ import pytest
 
 from tests.bad_requests import bad_requests, slow_client_let_go, status_of
 from tests.hostclients import code_cell, notebook
+from tests.terminal import FAULT_HANDLER, as_a_terminal_starts, ctrl_c
 from tests.waiting import wait_until
 
 COMMAND = Path(sys.executable).with_name("jupyterlite-pyodide-webmcp")
@@ -31,23 +31,18 @@ def command(tmp_path_factory):
     (folder / "work.ipynb").write_text(json.dumps(notebook([code_cell("c", "x = 1")])))
     log = home / "serve.log"
     env = {"PATH": str(COMMAND.parent), "HOME": str(home), "JUPYTERLITE_WEBMCP_CACHE": str(home / "cache"),
-           "PYTHONFAULTHANDLER": "1"}
+           **FAULT_HANDLER}
     with log.open("wb") as output:
         process = subprocess.Popen([str(COMMAND), "serve", "--contents", str(folder), "--no-browser", "--port", "0"],
-                                   stdout=output, stderr=subprocess.STDOUT, env=env)
+                                   stdout=output, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                                   preexec_fn=as_a_terminal_starts)
     try:
         link = wait_until(lambda: LAB_LINK.search(log.read_text()), timeout=600, interval=0.5,
                           what=f"the lab's link (see {log})")
         secrets = {name: values[0] for name, values in urllib.parse.parse_qs(link.group(3)).items()}
         yield int(link.group(2)), secrets, folder, log
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGABRT)  # the fault handler writes every thread's stack to the log
-            process.wait(30)
-            pytest.fail(f"Ctrl+C did not end the command within 60 s; where it was:\n{log.read_text()[-8000:]}")
+        ctrl_c(process, log.read_text)
 
 
 def status(port: int, path: str, headers: dict | None = None) -> int:

@@ -24,11 +24,9 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import threading
-import time
 import urllib.request
 import venv
 from pathlib import Path
@@ -49,6 +47,7 @@ from tests.browser.conftest import (
     payload,
 )
 from tests.hostclients import code_cell, notebook
+from tests.terminal import FAULT_HANDLER, as_a_terminal_starts, ctrl_c
 from tests.waiting import wait_until
 
 EXAMPLE = ROOT / "examples" / "github-pages"
@@ -150,10 +149,10 @@ class Terminal:
 
     def start(self, command: str, **extra: str) -> "Running":
         """A command that runs until stopped; not through a shell, which Ctrl+C would end before the command."""
-        environment = {**self.environment, "PYTHONFAULTHANDLER": "1", **extra}  # a hang's stacks: Running.stop
+        environment = {**self.environment, **FAULT_HANDLER, **extra}
         return Running(subprocess.Popen(shlex.split(command), cwd=self.folder, env=environment,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                        start_new_session=True))
+                                        start_new_session=True, preexec_fn=as_a_terminal_starts))
 
 
 class Running:
@@ -174,14 +173,7 @@ class Running:
 
     def stop(self) -> int:
         """Ctrl+C, to the command's own process group."""
-        os.killpg(self.process.pid, signal.SIGINT)
-        try:
-            return self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.send_signal(signal.SIGABRT)  # the fault handler prints every thread's stack
-            self.process.wait(timeout=30)
-            time.sleep(1)  # the output's last lines read
-            pytest.fail(f"Ctrl+C did not end the command within 60 s; where it was:\n{''.join(self.lines)[-8000:]}")
+        return ctrl_c(self.process, lambda: "".join(self.lines))
 
 
 def answers(url: str) -> bool:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import jupyterlite_pyodide_webmcp
 
+from tests.terminal import as_a_terminal_starts
+
 SOURCE = str(Path(jupyterlite_pyodide_webmcp.__file__).parent.parent)  # the package these tests import
 SERVING = """
     import sys
@@ -59,7 +61,7 @@ IGNORING = """
 def started(script: str, *args: str) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": SOURCE})
+                               env={**os.environ, "PYTHONPATH": SOURCE}, preexec_fn=as_a_terminal_starts)
     return process, process.stdout.readline().strip()
 
 
