@@ -443,12 +443,13 @@ STAGES = ("stage:started-early", "activated", "stage:restoring", "stage:runtime-
 def print_stages(loads: dict) -> None:
     """Where the first call's wait goes: when the bridge reached each stage of its start, from app.restored."""
     print("\nThe bridge's start, medians in ms from app.restored (negative: before it)\n")
-    print(f"{'stage':28}{'cold':>10}{'warm':>10}")
+    kinds = [kind for label, kind in loads if label == "bridge"]
+    print(f"{'stage':28}" + "".join(f"{kind:>10}" for kind in kinds))
     rows = [(stage, lambda run, mark=f"webmcp:{stage}": run.get("stagesMs", {}).get(mark)) for stage in STAGES]
     rows.append(("first call answered", lambda run: run.get("firstCallAfterRestoredMs")))
     for stage, value in rows:
         cells = []
-        for kind in ("cold", "warm"):
+        for kind in kinds:
             values = [value(run) for run in loads[("bridge", kind)] if value(run) is not None]
             cells.append(f"{statistics.median(values):10.0f}" if values else f"{'-':>10}")
         print(f"{stage:28}" + "".join(cells))

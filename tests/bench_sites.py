@@ -54,16 +54,22 @@ def median(values: list) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+# A first visit, its reload, and a later visit: the browser keeps the WebAssembly code a page compiled and
+# ran (its code cache) once it has run for a while, so a second reload no longer compiles it on first call.
+LOAD_KINDS = ("cold", "warm", "return")
+
+
 def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> tuple[dict, dict]:
-    """Per site, `runs` first visits in a fresh profile and their reloads, the sites interleaved; and per
-    site, where a cold load's main-thread time went (bench_profile.child_costs), the mean over the runs."""
-    loads = {(site.label, kind): [] for site in sites for kind in ("cold", "warm")}
+    """Per site, `runs` first visits in a fresh profile and two reloads each (LOAD_KINDS), the sites
+    interleaved; and per site, where a cold load's main-thread time went (bench_profile.child_costs), the mean
+    over the runs."""
+    loads = {(site.label, kind): [] for site in sites for kind in LOAD_KINDS}
     profiles = {site.label: collections.Counter() for site in sites}
     for _ in range(runs):
         for site in sites:
             with browser_page(playwright, chromium) as page:
-                for kind in ("cold", "warm"):
-                    figures = load(page, site, reload=kind == "warm")
+                for kind in LOAD_KINDS:
+                    figures = load(page, site, reload=kind != "cold")
                     profile = figures.pop("profile")
                     if kind == "cold":
                         profiles[site.label].update({what: ms / runs for what, ms in profile.items()})
@@ -259,10 +265,11 @@ def side_by_side_rows(result: dict) -> list[dict]:
     for kind in ("cold", "warm"):
         row(f"tools registered after app.restored, {kind}", load_median(loads, bridge, kind, "toolsAfterRestoredMs"),
             load_median(loads, reference, kind, "toolsAfterRestoredMs"), "ms", ("ratio", 1.2))
-    for kind, bound in (("cold", 1000), ("warm", 600)):
-        row(f"first jupyter_get_context answered after app.restored, {kind}",
-            load_median(loads, bridge, kind, "firstCallAfterRestoredMs"),
-            load_median(loads, reference, kind, "firstCallAfterRestoredMs"), "ms", ("max", bound))
+    for kind, target in (("cold", ("max", 1000)), ("warm", ("max", 600)), ("return", ("report", None))):
+        if (bridge, kind) in loads:
+            row(f"first jupyter_get_context answered after app.restored, {kind}",
+                load_median(loads, bridge, kind, "firstCallAfterRestoredMs"),
+                load_median(loads, reference, kind, "firstCallAfterRestoredMs"), "ms", target)
     for kind in ("cold", "warm"):
         row(f"tools registered from navigation, {kind}", load_median(loads, bridge, kind, "toolsRegisteredMs"),
             load_median(loads, reference, kind, "toolsRegisteredMs"), "ms")
@@ -270,12 +277,14 @@ def side_by_side_rows(result: dict) -> list[dict]:
         load_median(loads, reference, "cold", "kernelIdleMs"), "ms")
     row("page's longest main-thread task, cold", load_median(loads, bridge, "cold", "longestMainThreadTaskMs"),
         load_median(loads, reference, "cold", "longestMainThreadTaskMs"), "ms")
-    for kind, target in (("cold", ("ratio", 1.1)), ("warm", ("report", None))):
-        row(f"main-thread task time in total, {kind}", load_median(loads, bridge, kind, "mainThreadTaskTotalMs"),
-            load_median(loads, reference, kind, "mainThreadTaskTotalMs"), "ms", target)
-    for kind in ("cold", "warm"):
-        row(f"the extension's longest own task, {kind}", load_median(loads, bridge, kind, "longestOwnTaskMs"),
-            load_median(loads, reference, kind, "longestOwnTaskMs"), "ms", ("max", 100))
+    for kind, target in (("cold", ("ratio", 1.1)), ("warm", ("report", None)), ("return", ("report", None))):
+        if (bridge, kind) in loads:
+            row(f"main-thread task time in total, {kind}", load_median(loads, bridge, kind, "mainThreadTaskTotalMs"),
+                load_median(loads, reference, kind, "mainThreadTaskTotalMs"), "ms", target)
+    for kind, target in (("cold", ("max", 100)), ("warm", ("max", 100)), ("return", ("report", None))):
+        if (bridge, kind) in loads:
+            row(f"the extension's longest own task, {kind}", load_median(loads, bridge, kind, "longestOwnTaskMs"),
+                load_median(loads, reference, kind, "longestOwnTaskMs"), "ms", target)
     row("JS heap after GC", load_median(loads, bridge, "cold", "jsHeapMiB"),
         load_median(loads, reference, "cold", "jsHeapMiB"), "MiB")
     row("array buffers (wasm memories included) after GC", load_median(loads, bridge, "cold", "arrayBuffersMiB"),
