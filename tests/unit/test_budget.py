@@ -117,3 +117,21 @@ def test_a_rename_of_the_calls_notebook_answers_pending_at_once_and_says_the_new
     assert settled is False and waited < 5
     assert pending["waitingFor"] == {"kind": "kernel", "cellId": "nap", "done": 1, "total": 3, "renamedTo": "renamed.ipynb"}
     assert "renamed to renamed.ipynb" in pending["message"] and "after 20 seconds" not in pending["message"]
+
+
+def test_a_calls_work_sees_its_call_and_work_that_never_waits_settles_it_at_once():
+    async def scenario():
+        table = CallTable()
+        seen = []
+
+        async def work():
+            seen.append(opened[0])
+            return {"content": []}
+
+        opened = []
+        call = table.start("jupyter_get_context", work, "t", opened.append)
+        assert seen == [] or seen == [call]  # started at once (Python 3.12 and later) or at the next turn
+        assert await wait_for(call, 1.0) and seen == [call] and call.settled is not None
+        assert table.running() == 0
+
+    run(scenario())

@@ -31,6 +31,7 @@ from ..base.fields import (
     SinceField,
     ToolField,
 )
+from ..base.tasks import started_task
 
 if TYPE_CHECKING:
     from ..port import NotebookPort
@@ -135,14 +136,20 @@ class CallTable:
         self._numbers = itertools.count(1)
         self._calls: dict[str, Call] = {}
 
-    def start(self, tool: str, run: Callable[[], Any], started_at: str) -> Call:
-        """Start `run()` (a coroutine returning the envelope) as the task of a new call."""
+    def start(self, tool: str, run: Callable[[], Any], started_at: str,
+              opened: Callable[[Call], None] = lambda call: None) -> Call:
+        """Start `run()` (a coroutine returning the envelope) as the task of a new call, at once up to its first
+        wait (base/tasks.py); `opened(call)` runs before, so that the work sees its call."""
         call_id = f"call-{next(self._numbers)}"
         placeholder: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
         call = Call(call_id, tool, self._clock(), started_at, placeholder)
-        call.task = asyncio.ensure_future(run())
-        call.task.add_done_callback(lambda _: self._settle(call))
         self._calls[call_id] = call
+        opened(call)
+        call.task = started_task(run())
+        if call.task.done():
+            self._settle(call)
+        else:
+            call.task.add_done_callback(lambda _: self._settle(call))
         return call
 
     def _settle(self, call: Call) -> None:

@@ -20,7 +20,7 @@ from typing import (
 
 from ..base.clock import iso_now
 from ..base.errors import ErrorCode, ToolError, error_payload
-from .budget import wait_for
+from .budget import Call, wait_for
 from .current import CURRENT_CALL, CallContext
 from .envelope import Delivered, WithImages, failure, success, with_images
 from .pending import PendingResult
@@ -104,8 +104,10 @@ class Tool:
         """
         if context.calls is None or not self.budgeted:
             return await self._run(raw_arguments, context)
-        call = context.calls.start(self.name, lambda: self._run(raw_arguments, context), iso_now())
-        context.call = call
+        def opened(call: Call) -> None:
+            context.call = call
+
+        call = context.calls.start(self.name, lambda: self._run(raw_arguments, context), iso_now(), opened)
         if await wait_for(call, context.budget_ms / 1000):
             return call.task.result()
         call.pending_returned = True
