@@ -10,6 +10,7 @@ from typing import Any, Callable
 from js import JSON, Object, console, performance
 from pyodide.ffi import create_proxy, to_js
 
+from ..base.tasks import started_task
 from ..base.text import to_json
 from ..calls.budget import CallTable
 from ..calls.catalog import Catalog, Entry, Toolbox
@@ -21,7 +22,7 @@ from ..host import BootPath, Host
 from ..owner.site_settings import Settings
 from ..ui.agent_work import AgentWork
 from ..ui.human_side import HumanSide
-from .ffi import js_value, to_python
+from .ffi import as_promise, js_value, to_python
 from .human_saves import HumanSaves
 from .output_selection import OutputSelectionTracker
 from .page_lab import PageLab
@@ -115,7 +116,10 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
             # Through JSON so None becomes null (to_js would make it undefined).
             return JSON.parse(to_json(wire(envelope)))
 
-        return create_proxy(execute)
+        def started(raw: Any = None, options: Any = None) -> Any:
+            return as_promise(started_task(execute(raw, options)))  # at once: no turn of the loop before it runs
+
+        return create_proxy(started)
 
     def descriptor(entry: Entry) -> Any:
         # Through JSON so schema defaults of None stay null (to_js would drop them).

@@ -4,8 +4,8 @@ import asyncio
 import json
 from typing import Any
 
-from js import JSON, Object
-from pyodide.ffi import JsProxy, jsnull, to_js
+from js import JSON, Object, Promise
+from pyodide.ffi import JsProxy, create_once_callable, jsnull, to_js
 
 from ..notebook.access import METADATA_KEY
 
@@ -17,6 +17,24 @@ async def settled(promise: Any, wait_ms: int) -> bool:
         return True
     except asyncio.TimeoutError:
         return False
+
+
+def as_promise(task: "asyncio.Task[Any]") -> Any:
+    """A task's result for JavaScript: a promise already resolved when the task is done (no turn of the event
+    loop between them), else one that settles with the task."""
+    if task.done():
+        return Promise.resolve(task.result())
+
+    def executor(resolve: Any, reject: Any) -> None:
+        def settle(done: "asyncio.Task[Any]") -> None:
+            try:
+                resolve(done.result())
+            except BaseException as error:  # noqa: BLE001 - the caller's promise rejects with it
+                reject(repr(error))
+
+        task.add_done_callback(settle)
+
+    return Promise.new(create_once_callable(executor))
 
 
 def stored_metadata(owner: Any) -> dict[str, Any]:
