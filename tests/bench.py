@@ -19,6 +19,7 @@ from bench_profile import print_profile
 from bench_sites import (
     CELL_COUNT,
     DELETE_CELLS_FROM,
+    LOAD_KINDS,
     Site,
     bridge_sites,
     measure_loads,
@@ -443,13 +444,12 @@ STAGES = ("stage:started-early", "activated", "stage:restoring", "stage:runtime-
 def print_stages(loads: dict) -> None:
     """Where the first call's wait goes: when the bridge reached each stage of its start, from app.restored."""
     print("\nThe bridge's start, medians in ms from app.restored (negative: before it)\n")
-    kinds = [kind for label, kind in loads if label == "bridge"]
-    print(f"{'stage':28}" + "".join(f"{kind:>10}" for kind in kinds))
+    print(f"{'stage':28}" + "".join(f"{kind:>10}" for kind in LOAD_KINDS))
     rows = [(stage, lambda run, mark=f"webmcp:{stage}": run.get("stagesMs", {}).get(mark)) for stage in STAGES]
     rows.append(("first call answered", lambda run: run.get("firstCallAfterRestoredMs")))
     for stage, value in rows:
         cells = []
-        for kind in kinds:
+        for kind in LOAD_KINDS:
             values = [value(run) for run in loads[("bridge", kind)] if value(run) is not None]
             cells.append(f"{statistics.median(values):10.0f}" if values else f"{'-':>10}")
         print(f"{stage:28}" + "".join(cells))

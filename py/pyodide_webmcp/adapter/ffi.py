@@ -20,10 +20,8 @@ async def settled(promise: Any, wait_ms: int) -> bool:
 
 
 def as_promise(task: "asyncio.Task[Any]") -> Any:
-    """A task's result for JavaScript: a promise already resolved when the task is done (no turn of the event
-    loop between them), else one that settles with the task."""
-    if task.done():
-        return Promise.resolve(task.result())
+    """A task's result for JavaScript: a promise that settles with it, already settled when the task is done (no
+    turn of the event loop between them)."""
 
     def executor(resolve: Any, reject: Any) -> None:
         def settle(done: "asyncio.Task[Any]") -> None:
@@ -32,7 +30,10 @@ def as_promise(task: "asyncio.Task[Any]") -> Any:
             except BaseException as error:  # noqa: BLE001 - the caller's promise rejects with it
                 reject(repr(error))
 
-        task.add_done_callback(settle)
+        if task.done():
+            settle(task)
+        else:
+            task.add_done_callback(settle)
 
     return Promise.new(create_once_callable(executor))
 
