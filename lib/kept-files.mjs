@@ -49,7 +49,6 @@ export async function fetchKept(url, { key = url, bytes = null, signal } = {}) {
 // The copies being written.
 const keeping = new Set();
 
-/** Resolves once every copy begun has been kept (or failed to be). */
 /**
  * A fetched wasm file as `WebAssembly.compileStreaming` takes it: inflated first when `gzipped` and the
  * browser has not (some hosts label every .gz file `Content-Encoding: gzip`), and labelled
@@ -64,6 +63,7 @@ export function wasmResponse(response, gzipped) {
   return new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
 }
 
+/** Resolves once every copy begun has been kept (or failed to be). */
 export const allKept = () => Promise.all([...keeping]);
 
 // Keeps `response` under `key`, dropping the copies of every other build.

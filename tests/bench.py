@@ -9,6 +9,7 @@ import json
 import statistics
 import tempfile
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from bench_first_calls import measure_first_calls, print_first_calls
@@ -22,9 +23,9 @@ from bench_sites import (
     LOAD_KINDS,
     Site,
     bridge_sites,
+    measure_bytes,
     measure_loads,
     measure_new_tools,
-    measure_private_bytes,
     measure_scale,
     measure_shared_calls,
     measure_slow_link,
@@ -299,8 +300,8 @@ def print_seen_characters(clients: dict) -> None:
     print(f"{'beyond the payload (median)':36} {'':>8}" + "".join(f"{f'+{extra[name]:,.0f} chars':>32}" for name in names))
 
 
-def serve(directory: Path):
-    server = site_server(0, directory)
+def serve(directory: Path, compress: bool = True):
+    server = site_server(0, directory, compress=compress)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -353,8 +354,15 @@ def run_benchmark(chromium: str, options, output: Path) -> dict:
         if not options.characters_only:
             loads, result["profile"] = measure_loads(playwright, chromium, [bridge, reference, bridge_off],
                                                       options.runs)
-            result["privateWindowMiB"] = measure_private_bytes(playwright, chromium, [bridge, reference],
-                                                               options.private_runs)
+            result["privateWindowMiB"] = measure_bytes(playwright, chromium, [bridge, reference],
+                                                       options.private_runs, private=True)
+            plain = [replace(site, server=serve(folder, compress=False))
+                     for site, folder in ((bridge, SITE), (reference, REFERENCE_SITE))]
+            result["plainHostMiB"] = {window: measure_bytes(playwright, chromium, plain, options.private_runs,
+                                                            private=window == "private window")
+                                      for window in ("fresh profile", "private window")}
+            for site in plain:
+                site.server.shutdown()
             result["slowLink"] = measure_slow_link(playwright, chromium, [bridge, reference], options.slow_runs)
             result["loads"] = loads
             result["calls"], result["scale"], result["callsBesideJs"] = {}, {}, {}

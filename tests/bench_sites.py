@@ -77,12 +77,13 @@ def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> tu
     return loads, {label: dict(costs) for label, costs in profiles.items()}
 
 
-def measure_private_bytes(playwright, chromium: str, sites: list[Site], runs: int) -> dict:
-    """Bytes served for a first visit and its reload in a private window (an in-memory cache)."""
+def measure_bytes(playwright, chromium: str, sites: list[Site], runs: int, private: bool) -> dict:
+    """Bytes served for a first visit and its reload, in a fresh profile or a private window (an in-memory
+    cache that keeps no response over 6.25 MiB)."""
     served = {(site.label, kind): [] for site in sites for kind in ("cold", "warm")}
     for _ in range(runs):
         for site in sites:
-            with browser_page(playwright, chromium, private=True) as page:
+            with browser_page(playwright, chromium, private=private) as page:
                 for kind in ("cold", "warm"):
                     figures = load(page, site, reload=kind == "warm", trace=False, memory=False)
                     served[(site.label, kind)].append(figures["servedMiB"])
@@ -298,6 +299,9 @@ def side_by_side_rows(result: dict) -> list[dict]:
     for kind in ("cold", "warm"):
         row(f"bytes served in a private window, {kind}", median(private[(bridge, kind)]),
             median(private[(reference, kind)]), "MiB", ("extra", 8 if kind == "cold" else 0))
+    for window, served in result["plainHostMiB"].items():
+        row(f"a host that does not compress: bytes served, {window}, cold", median(served[(bridge, "cold")]),
+            median(served[(reference, "cold")]), "MiB", ("extra", 8))
     slow = result["slowLink"]
     for key, figure in (("toolsRegisteredMs", "tools registered from navigation"),
                         ("toolsAfterRestoredMs", "tools registered after app.restored"),

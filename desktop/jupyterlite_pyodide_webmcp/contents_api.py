@@ -26,6 +26,7 @@ import shutil
 from collections.abc import Callable
 from http.client import responses
 from pathlib import Path
+from typing import Optional
 
 from jupyter_core.paths import is_hidden
 from jupyter_server.auth.decorator import allow_unauthenticated
@@ -43,6 +44,7 @@ from tornado.web import Application, HTTPError
 from traitlets import Unicode, default
 from traitlets.config import Config
 
+from .gzip_copies import GzipCopies
 from .site_server import SiteFiles, json_error, quiet
 from .stdio import log as command_log
 
@@ -303,9 +305,9 @@ class FolderAPI:
     def lab_fragment(self) -> str:
         return f"#{TOKEN_FRAGMENT}={self.secret}&{FILES_FRAGMENT}={self.files_secret}"
 
-    def application(self, site: Path, prefix: str = "/") -> Application:
-        """Jupyter Server's application on the folder, with the site's files under `prefix` (made in the thread
-        that serves it)."""
+    def application(self, site: Path, prefix: str = "/", gzip_copies: Optional[GzipCopies] = None) -> Application:
+        """Jupyter Server's application on the folder, with the site's files under `prefix`, gzipped from
+        `gzip_copies` if given (made in the thread that serves it)."""
         secrets_config = Config({"RunSecrets": {"token": self.secret, "files_token": self.files_secret}})
         server = FolderServer(root_dir=str(self.root), base_url=prefix, allow_remote_access=False,
                               cookie_secret=secrets.token_bytes(32),  # unused; else written in the user's profile
@@ -316,6 +318,7 @@ class FolderAPI:
                   for pattern, handler in contents_handlers.default_handlers if handler in CONTENTS_ROUTES]
         config_file = {"path": str(site / "jupyter-lite.json")}
         routes.append((re.escape(f"{prefix}jupyter-lite.json"), FolderSiteConfig, config_file))
-        routes.append((re.escape(prefix) + "(?!files/)(.*)", FolderSite, {"path": str(site)}))
+        files = {"path": str(site), "gzip_copies": gzip_copies}
+        routes.append((re.escape(prefix) + "(?!files/)(.*)", FolderSite, files))
         server.web_app.add_handlers(".*$", routes)
         return server.web_app

@@ -1,8 +1,9 @@
 """The local server of the lab: the built site as static files, with the MIME types and caching Pyodide
 needs, on tornado, the web server Jupyter Server runs on.
 
-Tests also use it to serve a site the ways real hosts do: under a sub-path (as GitHub Pages serves a project
-site), with extra headers (cross-origin isolation, a Content-Security-Policy), or labelling `.gz` files
+Text and WebAssembly go out gzipped to browsers that accept it, as from most hosts (gzip_copies.py). Tests also
+use it to serve a site the other ways real hosts do: under a sub-path (as GitHub Pages serves a project site),
+with extra headers (cross-origin isolation, a Content-Security-Policy), uncompressed, or labelling `.gz` files
 `Content-Encoding: gzip` as some hosts do. With a folder (contents_api.py), Jupyter Server's application
 serves the folder's contents and files beside the site, to this run's lab only.
 
@@ -31,6 +32,7 @@ from tornado.iostream import IOStream, UnsatisfiableReadError
 from tornado.netutil import bind_sockets
 from tornado.web import Application, OutputTransform, RequestHandler, StaticFileHandler
 
+from .gzip_copies import COMPRESSIBLE, GzipCopies, accepts_gzip, gzip_copies_of
 from .stopping import ctrl_c_stops
 
 # URLs that change whenever their content does: a build id in the query (the bridge's assets, `?v=`) or a
@@ -62,8 +64,52 @@ class SiteFiles(StaticFileHandler):
     """The site's files, with the MIME types Pyodide needs; a folder's index.html for the folder. Links in the
     site are followed wherever they point, as a site may be put together from links."""
 
-    def initialize(self, path: str) -> None:
+    def initialize(self, path: str, gzip_copies: Optional[GzipCopies] = None) -> None:
         super().initialize(path, default_filename="index.html", allowed_symlink_directory=os.path.abspath(os.sep))
+        self.gzip_copies = gzip_copies
+        self.encoded: Optional[bytes] = None
+
+    async def get(self, path: str, include_body: bool = True) -> None:
+        self.encoded = await self.gzip_copy(path)
+        if self.encoded is None:
+            return await super().get(path, include_body)
+        # StaticFileHandler.get's steps, sending the gzip copy whole (a range asks for the plain file)
+        self.path = self.parse_url_path(path)
+        self.absolute_path = self.validate_absolute_path(self.root, self.get_absolute_path(self.root, self.path))
+        if self.absolute_path is None:
+            return
+        self.modified = self.get_modified_time()
+        self.set_headers()
+        self.clear_header("Accept-Ranges")
+        if self.should_return_304():
+            self.set_status(304)
+            return
+        self.set_header("Content-Length", len(self.encoded))
+        if include_body:
+            self.write(self.encoded)
+
+    async def gzip_copy(self, path: str) -> Optional[bytes]:
+        """The gzip copy to send for `path`, if the browser takes one and the file is in the site."""
+        if (self.gzip_copies is None or "Range" in self.request.headers
+                or not accepts_gzip(self.request.headers.get("Accept-Encoding", ""))):
+            return None
+        root = os.path.abspath(self.root)
+        candidate = self.get_absolute_path(root, self.parse_url_path(path))
+        if not candidate.startswith(root + os.sep):
+            return None
+        if os.path.isdir(candidate):  # a folder's index.html, as validate_absolute_path picks it
+            candidate = os.path.join(candidate, self.default_filename)
+        return await asyncio.get_running_loop().run_in_executor(None, self.gzip_copies.copy, candidate)
+
+    def compute_etag(self) -> Optional[str]:
+        etag = super().compute_etag()
+        return f'{etag[:-1]}-gzip"' if etag and self.encoded is not None else etag
+
+    def set_extra_headers(self, path: str) -> None:
+        if Path(self.absolute_path).suffix.lower() in COMPRESSIBLE:
+            self.set_header("Vary", "Accept-Encoding")
+        if self.encoded is not None:
+            self.set_header("Content-Encoding", "gzip")
 
     def get_content_type(self) -> str:
         return MIME_TYPES.get(Path(self.absolute_path).suffix) or super().get_content_type()
@@ -188,17 +234,20 @@ def quiet(handler: RequestHandler) -> None:
     """No line per request: the lab asks for hundreds of files, and for some that are not there."""
 
 
-def site_application(directory: Path, prefix: str = "/") -> Application:
+def site_application(directory: Path, prefix: str = "/", gzip_copies: Optional[GzipCopies] = None) -> Application:
     """The site's files under `prefix`."""
-    return Application([(re.escape(prefix) + "(.*)", SiteFiles, {"path": str(directory)})], log_function=quiet)
+    files = {"path": str(directory), "gzip_copies": gzip_copies}
+    return Application([(re.escape(prefix) + "(.*)", SiteFiles, files)], log_function=quiet)
 
 
 def site_server(port: int, directory: Path, prefix: str = "/", headers: Optional[dict] = None,
-                gzip_encoding: bool = False, folder=None) -> SiteServer:
+                gzip_encoding: bool = False, folder=None, compress: bool = True) -> SiteServer:
     """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding, folder (a
-    contents_api.FolderAPI: the folder's contents and files beside the site)."""
+    contents_api.FolderAPI: the folder's contents and files beside the site), compress (False: every file
+    sent as it is, as by a host that does not compress)."""
+    gzip_copies = gzip_copies_of(Path(directory).resolve()) if compress else None
     application = site_application if folder is None else folder.application
-    return SiteServer(port, functools.partial(application, directory, prefix), headers=headers,
+    return SiteServer(port, functools.partial(application, directory, prefix, gzip_copies), headers=headers,
                       gzip_encoding=gzip_encoding)
 
 

@@ -58,7 +58,7 @@ def site_url():
 @pytest.fixture
 def served():
     """Start a server of a folder (the built site by default) with site_server's options; yields its origin plus
-    prefix. Every server it started stops after the test."""
+    prefix (the servers in `.servers`). Every server it started stops after the test."""
     servers = []
 
     def start(directory=SITE, **options) -> str:
@@ -69,6 +69,7 @@ def served():
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}{options.get('prefix', '/').rstrip('/')}"
 
+    start.servers = servers
     yield start
     for server in servers:
         server.shutdown()

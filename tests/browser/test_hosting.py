@@ -1,9 +1,10 @@
 """The demo site served the ways static hosts serve it: cross-origin isolated, under a sub-path with a
-strict Content-Security-Policy, and with `.gz` files labelled `Content-Encoding: gzip`."""
-
+strict Content-Security-Policy, with `.gz` files labelled `Content-Encoding: gzip`, and compressed."""
 
 import pytest
+from jupyterlite_pyodide_webmcp.gzip_copies import GzipCopies
 
+from buildkit.paths import SITE
 from tests.browser.conftest import (
     BOOT_TIMEOUT_MS,
     DEFAULT_TOOLS,
@@ -57,3 +58,14 @@ def test_gz_files_labelled_content_encoding_gzip_still_restore_the_snapshot(page
     page.goto(f"{served(gzip_encoding=True)}/lab/index.html")
     assert page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS).inner_text() == (
         f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)")
+
+
+def test_a_private_window_downloads_pyodides_runtime_once(page, served):
+    """A browser context is a private window: its in-memory cache keeps no response over 6.25 MiB. Pyodide's
+    runtime gzipped (3.4 MiB, 9.2 plain) fits, so the kernel's worker and the bridge share one download."""
+    lab = Lab(page, served())
+    lab.open()
+    lab.open_with_idle_kernel("demo.ipynb")
+    runtime = "/static/pyodide/pyodide.asm.wasm"
+    gzipped = len(GzipCopies(SITE).copy(str(SITE / runtime.lstrip("/"))))
+    assert gzipped <= served.servers[0].take_served()[runtime] < gzipped + 4096  # one copy and its headers
