@@ -50,7 +50,7 @@ class GzipCopies:
             return None
         try:
             found = os.stat(path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL in the path
             return None
         if not stat.S_ISREG(found.st_mode) or found.st_size < SMALLEST:
             return None
@@ -63,7 +63,7 @@ class GzipCopies:
         if mine:
             try:
                 known[1].set_result(gzip.compress(Path(path).read_bytes(), LEVEL, mtime=0))
-            except OSError:
+            except Exception:  # sent plain; never left unsettled for the callers waiting on it
                 known[1].set_result(None)
         return known[1].result()
 
@@ -78,7 +78,6 @@ class GzipCopies:
                     continue
                 if large:
                     self.copy(path)
-
 
 
 @functools.cache

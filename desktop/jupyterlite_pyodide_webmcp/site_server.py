@@ -30,7 +30,13 @@ from typing import Optional
 from tornado.httpserver import HTTPServer
 from tornado.iostream import IOStream, UnsatisfiableReadError
 from tornado.netutil import bind_sockets
-from tornado.web import Application, OutputTransform, RequestHandler, StaticFileHandler
+from tornado.web import (
+    Application,
+    HTTPError,
+    OutputTransform,
+    RequestHandler,
+    StaticFileHandler,
+)
 
 from .gzip_copies import COMPRESSIBLE, GzipCopies, accepts_gzip, gzip_copies_of
 from .stopping import ctrl_c_stops
@@ -100,6 +106,11 @@ class SiteFiles(StaticFileHandler):
         if os.path.isdir(candidate):  # a folder's index.html, as validate_absolute_path picks it
             candidate = os.path.join(candidate, self.default_filename)
         return await asyncio.get_running_loop().run_in_executor(None, self.gzip_copies.copy, candidate)
+
+    def validate_absolute_path(self, root: str, absolute_path: str) -> Optional[str]:
+        if "\0" in absolute_path:  # no file's name has one; os.path would raise
+            raise HTTPError(404)
+        return super().validate_absolute_path(root, absolute_path)
 
     def compute_etag(self) -> Optional[str]:
         etag = super().compute_etag()

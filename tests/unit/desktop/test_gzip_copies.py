@@ -107,6 +107,14 @@ def test_a_path_out_of_the_site_is_refused_as_before(base):
     assert answer.value.code in (403, 404)
 
 
+@pytest.mark.parametrize("accepted", ["gzip", "identity"])
+def test_a_path_with_a_nul_is_answered_not_found(base, caplog, accepted):
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        fetch(f"{base}/lab/index%00.html", **{"Accept-Encoding": accepted})
+    assert answer.value.code == 404
+    assert [record for record in caplog.records if record.exc_info] == []
+
+
 def test_a_server_that_does_not_compress_sends_every_file_as_it_is(site):
     server, base = serving(site, compress=False)
     try:
