@@ -28,7 +28,7 @@ const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable, undoDifference } =
   snapshot;
-const { amendedFactory, heapUse, initialMemory, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
+const { amendedFactory, heapUse, initialMemory, restoreAhead, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
   internals;
 
 /** The site's Pyodide module; `fits` when it is the release this build was made for. */
@@ -49,7 +49,11 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
     return { pyodide: await withFilesAhead(ahead, () => loadPyodide(files)), initial: null };
   }
   const parts = restore || { factory: runtimeFactory(indexUrl), dynlibs: compileDynlibs(setup) };
-  const [createModule, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
+  const [{ createModule, stepped }, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
+  await yieldToPage(); // the factory's first call compiles its body: not in the task that read its text
+  if (makeSnapshot && !stepped) {
+    throw new Error(`Pyodide ${setup.version}'s pyodide.asm.mjs is not the text its linking steps were written for`);
+  }
   let preRunError;
   let initial = null;
   // The preRun step runs once the runtime is instantiated: `initial` is in hand. Let go once used (3.6 MiB):
@@ -62,16 +66,23 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
         initial = null;
       })
   };
+  // The page's longest tasks were the runtime's: its linking, and Pyodide's restore of the heap together
+  // with the interpreter's finish. Each step of the linking (when stepped), the handing over of the
+  // instance, the heap's copy and the finish each get a task of their own.
   const createPyodideModule = amendedFactory(createModule, {
     preRun: preloadDynlibs(compiled, heap, error => (preRunError = error)),
-    // The runtime's instance is handed over in a task of its own, apart from its compile; and Pyodide
-    // restores the heap and finishes its start in one go once the module is made: not in the runtime's
-    // own starting task.
-    beforeInstance: instance => {
+    beforeInstance: async instance => {
+      await yieldToPage();
       initial = initialMemory(instance);
-      return yieldToPage();
+      await yieldToPage();
     },
-    beforeStart: yieldToPage
+    between: yieldToPage,
+    beforeStart: Module => {
+      if (stepped) {
+        performance.mark('webmcp:stage:linked-in-steps'); // the module made, its linking stepped
+      }
+      return restore ? restoreAhead(Module, restore.memory, yieldToPage) : yieldToPage();
+    }
   });
   const options = restore ? restoreOptions(restore.memory) : snapshotMakingOptions(makeSnapshot.jsglobals);
   let pyodide;

@@ -4,7 +4,7 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ versioned }, { compiledModule }, { yieldToPage }, { growHeap, holdStart, linkExtensionModule, touchFreeHeap }] =
+const [{ versioned }, { compiledModule }, { yieldToPage }, { growHeap, holdStart, linkExtensionModule }] =
   await Promise.all([
     import(`./kept-files.mjs${version}`),
     import(`./offload.mjs${version}`),
@@ -32,8 +32,8 @@ const HEAP_HEADROOM_BYTES = 2 * 2 ** 20;
 
 /**
  * A preRun step: link the extension modules; for a restore (`heap`: the snapshot's `memory`, and `whole()`,
- * which settles once it has inflated and is made whole), also size the heap, have its pages in hand
- * (touchFreeHeap) and wait until the snapshot is in place (it inflates while the runtime compiles). A
+ * which settles once it has inflated and is made whole), also size the heap and wait until the snapshot is
+ * in place (it inflates while the runtime compiles). A
  * failure goes to `failed`; then a restore's heap copy is spoiled, so Pyodide refuses it instead of
  * starting from it.
  */
@@ -46,7 +46,6 @@ export function preloadDynlibs(dynlibs, heap, failed) {
         }
         if (heap) {
           growHeap(Module, heap.memory.length + HEAP_HEADROOM_BYTES);
-          await touchFreeHeap(Module, yieldToPage);
           await heap.whole();
         }
         // The runtime starts when this step ends: in a task of its own, not after the last inflate.

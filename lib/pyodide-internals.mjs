@@ -48,15 +48,89 @@ export function heapUse(pyodide) {
   return { breakBytes: Module._sbrk(0), usedBytes };
 }
 
+/** Bytes of the snapshot's heap copied per task (restoreAhead). */
+const COPY_SLICE = 4 * 2 ** 20;
+
+/**
+ * `API.restoreSnapshot`, run ahead of loadPyodide's own call, which runs it in one task with the
+ * interpreter's finish (`finalizeBootstrap`): the snapshot's header checked and read (its magic, its
+ * runtime build, its JS state), then its heap copied in, COPY_SLICE bytes per task, `between()` awaited
+ * before the first, between slices and after the last (a page of wasm memory written for the first time
+ * waits for the system to hand it out). loadPyodide's call then answers what was read, copying nothing.
+ */
+export async function restoreAhead(Module, memory, between) {
+  const { API } = Module;
+  const heap = snapshotHeap(memory);
+  await between();
+  const restored = API.restoreSnapshot(memory.slice(0, heap.byteOffset - memory.byteOffset)); // no heap to copy
+  for (let at = 0; at < heap.length; at += COPY_SLICE) {
+    if (at > 0) {
+      await between();
+    }
+    Module.HEAP8.set(heap.subarray(at, at + COPY_SLICE), at);
+  }
+  API.restoreSnapshot = () => restored;
+  await between();
+}
+
 /** The message Pyodide's restore fails with when the snapshot comes from another build of its runtime. */
 export const isOtherRuntimeBuild = message => message.startsWith('Snapshot build id mismatch');
 
 // ---- the runtime and its loader ----
 
-/** `pyodide.asm.mjs`: the Emscripten module factory, handed to loadPyodide as `createPyodideModule`
- * (experimental) so that its settings can be amended (amendedFactory). */
+/** The settings' entry the stepped linking calls (steppedLinking, amendedFactory). */
+const LINK_STEP = 'webmcpLinkStep';
+
+// Emscripten's linking of the runtime (`receiveInstance`) is one call: it merges the runtime's 8,560 exports
+// into the imports of modules linked later, wraps some of them, gives each exported function a slot in the
+// function table and a global (`updateGOT`), then resolves what is still undefined, wrapping every JS
+// function the table needs (`loadDylibs` with no library to load: `reportUndefinedSymbols`). Made async,
+// each of those run by the settings' LINK_STEP in a task of its own, and a turn for the page after them: the
+// same operations in the same order.
+const STEPPED_LINKING = [
+  ['function receiveInstance(instance,module){', 'async function receiveInstance(instance,module){'],
+  ['mergeLibSymbols(wasmExports,"main");', `await Module["${LINK_STEP}"](()=>mergeLibSymbols(wasmExports,"main"));`],
+  ['wasmExports=applySignatureConversions(wasmExports);assignWasmExports(wasmExports);',
+    `wasmExports=await Module["${LINK_STEP}"](()=>applySignatureConversions(wasmExports));` +
+    `await Module["${LINK_STEP}"](()=>assignWasmExports(wasmExports));`],
+  ['updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}',
+    `await Module["${LINK_STEP}"](()=>updateGOT(origExports));` +
+    `await Module["${LINK_STEP}"](()=>{LDSO.init();loadDylibs()});updateMemoryViews();` +
+    `await Module["${LINK_STEP}"](()=>{});return wasmExports}`],
+  ['export default _createPyodideModule;', 'return _createPyodideModule;']
+];
+
+/** The factory's module text with its linking in steps, as a function body; null when the text is not the
+ * one these edits were written for. */
+function steppedLinking(text, url) {
+  let body = text.replaceAll('import.meta.url', JSON.stringify(url));
+  for (const [from, to] of STEPPED_LINKING) {
+    if (body.split(from).length !== 2) {
+      return null;
+    }
+    body = body.replace(from, to);
+  }
+  return `"use strict";${body}\n//# sourceURL=${url}`;
+}
+
+/**
+ * `pyodide.asm.mjs`: the Emscripten module factory, handed to loadPyodide as `createPyodideModule`
+ * (experimental) so that its settings can be amended (amendedFactory). Read as text and evaluated with its
+ * linking in steps; imported as it is where that cannot be (a policy against eval, an unexpected text):
+ * the same linking, in one task. `stepped` says which.
+ */
 export async function runtimeFactory(indexUrl) {
-  return (await import(/* webpackIgnore: true */ indexUrl + 'pyodide.asm.mjs')).default;
+  const url = indexUrl + 'pyodide.asm.mjs';
+  try {
+    const response = await fetch(url);
+    const body = response.ok ? steppedLinking(await response.text(), url) : null;
+    if (body) {
+      return { createModule: new Function(body)(), stepped: true };
+    }
+  } catch {
+    // imported below, and any failure to load it reported from there
+  }
+  return { createModule: (await import(/* webpackIgnore: true */ url)).default, stepped: false };
 }
 
 /** `pyodide.asm.wasm`, the runtime. The loader fetches it, and the standard library (`stdLibURL`), with the
@@ -69,17 +143,19 @@ export const runtimeUrl = indexUrl => new URL('pyodide.asm.wasm', indexUrl).href
  * `createPyodideModule` for loadPyodide: `createModule` with Emscripten's settings amended. `preRun` joins
  * the settings' preRun steps (run before the interpreter starts, after Pyodide's own: the standard library
  * is in place). `beforeInstance(instance)` is awaited before the runtime's new instance is handed to
- * Emscripten (wrapping Pyodide's `instantiateWasm`), `beforeStart` before loadPyodide goes on with the module.
+ * Emscripten (wrapping Pyodide's `instantiateWasm`), `between()` before each step of a stepped linking,
+ * `beforeStart(Module)` before loadPyodide goes on with the module.
  */
-export function amendedFactory(createModule, { preRun, beforeInstance, beforeStart }) {
+export function amendedFactory(createModule, { preRun, beforeInstance, between, beforeStart }) {
   return settings => {
     const instantiate = settings.instantiateWasm;
     settings.instantiateWasm = (imports, receive) =>
       instantiate(imports, (instance, module) =>
         beforeInstance(instance).then(() => compilingEachWrapperOnce(() => receive(instance, module))));
+    settings[LINK_STEP] = step => between().then(() => compilingEachWrapperOnce(step));
     settings.preRun.push(preRun);
     return createModule(settings).then(async Module => {
-      await beforeStart();
+      await beforeStart(Module);
       return Module;
     });
   };
@@ -89,8 +165,8 @@ export function amendedFactory(createModule, { preRun, beforeInstance, beforeSta
  * Runs `link` (Emscripten's `receiveInstance`, which links the runtime's symbols) with `new WebAssembly.Module`
  * compiling each distinct module once: Emscripten's `convertJsFunctionToWasm` wraps every JS function its
  * function table needs in a tiny module of its own (261 of them for Pyodide 314.0.6, 30 distinct ones, by
- * signature), compiled one by one on the page's thread in the runtime's longest task. `link` runs
- * synchronously, so nothing else sees the stand-in.
+ * signature), compiled one by one on the page's thread. `link` runs synchronously, so nothing else sees
+ * the stand-in.
  */
 function compilingEachWrapperOnce(link) {
   const Compile = WebAssembly.Module;
@@ -154,20 +230,6 @@ export async function linkExtensionModule(Module, path, module) {
 export function growHeap(Module, bytes) {
   if (bytes > Module.HEAP8.length && !Module.growMemory(bytes)) {
     throw new Error(`cannot grow wasm memory to ${bytes} bytes`);
-  }
-}
-
-/**
- * The heap's free memory, written once (with the zeros it holds), a slice at a time with `between` awaited
- * after each: the system hands out a memory page on its first write, and Pyodide's restore, copying the
- * snapshot's heap in one go, would otherwise wait for each page (about 30 ms for 36 MiB). Free is
- * everything past the heap's break (`_sbrk(0)`): before the interpreter starts, nothing lives there.
- */
-export async function touchFreeHeap(Module, between) {
-  const slice = 4 * 2 ** 20;
-  for (let at = Module._sbrk(0); at < Module.HEAP8.length; at += slice) {
-    Module.HEAP8.fill(0, at, Math.min(at + slice, Module.HEAP8.length));
-    await between();
   }
 }
 

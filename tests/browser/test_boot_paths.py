@@ -83,6 +83,8 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
     context, page = open_lab(browser, site_url, requests=requests)
     try:
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
+        # The runtime was linked in steps, each in a task of its own (the page's longest tasks were the linking).
+        assert page.evaluate("() => performance.getEntriesByName('webmcp:stage:linked-in-steps').length") == 1
         assert_tools_work(page)
         manifest = json.loads(MANIFEST.read_text())
         large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"], "pyodide.asm.wasm",
