@@ -28,7 +28,7 @@ const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable, undoDifference } =
   snapshot;
-const { amendedFactory, heapUse, initialMemory, restoreAhead, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
+const { amendedFactory, finishAhead, heapUse, initialMemory, restoreAhead, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
   internals;
 
 /** The site's Pyodide module; `fits` when it is the release this build was made for. */
@@ -48,7 +48,7 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   if (!restore && !makeSnapshot) {
     return { pyodide: await withFilesAhead(ahead, () => loadPyodide(files)), initial: null };
   }
-  const parts = restore || { factory: runtimeFactory(indexUrl), dynlibs: compileDynlibs(setup) };
+  const parts = restore || { factory: runtimeFactory(indexUrl, yieldToPage), dynlibs: compileDynlibs(setup) };
   const [{ createModule, stepped }, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
   await yieldToPage(); // the factory's first call compiles its body: not in the task that read its text
   if (makeSnapshot && !stepped) {
@@ -67,8 +67,8 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
       })
   };
   // The page's longest tasks were the runtime's: its linking, and Pyodide's restore of the heap together
-  // with the interpreter's finish. Each step of the linking (when stepped), the handing over of the
-  // instance, the heap's copy and the finish each get a task of their own.
+  // with the interpreter's finish. Each step of the linking and of the finish (when stepped), the handing
+  // over of the instance and each slice of the heap's copy get a task of their own.
   const createPyodideModule = amendedFactory(createModule, {
     preRun: preloadDynlibs(compiled, heap, error => (preRunError = error)),
     beforeInstance: async instance => {
@@ -77,11 +77,13 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
       await yieldToPage();
     },
     between: yieldToPage,
-    beforeStart: Module => {
+    beforeStart: async Module => {
       if (stepped) {
-        performance.mark('webmcp:stage:linked-in-steps'); // the module made, its linking stepped
+        performance.mark('webmcp:stage:linked-in-steps'); // the module made, its linking stepped (its finish to come)
       }
-      return restore ? restoreAhead(Module, restore.memory, yieldToPage) : yieldToPage();
+      const restored = restore ? await restoreAhead(Module, restore.memory, yieldToPage) : undefined;
+      await finishAhead(Module, restored);
+      await yieldToPage();
     }
   });
   const options = restore ? restoreOptions(restore.memory) : snapshotMakingOptions(makeSnapshot.jsglobals);
@@ -119,7 +121,7 @@ async function fetchRestore(site, signal) {
   const snapshotParts = fetchSnapshot(site, signal);
   marked(snapshotParts.inflated, 'snapshot-inflated');
   const dynlibs = marked(compileDynlibs(site, signal), 'dynlibs-compiled');
-  const factory = runtimeFactory(site.indexUrl);
+  const factory = runtimeFactory(site.indexUrl, yieldToPage);
   [dynlibs, factory].forEach(part => part.catch(() => {})); // awaited by the restore, which reports them
   const runtime = fetchRuntime(site, signal);
   marked(runtime.compiled, 'runtime-compiled');

@@ -71,6 +71,18 @@ export async function restoreAhead(Module, memory, between) {
   }
   API.restoreSnapshot = () => restored;
   await between();
+  return restored;
+}
+
+/**
+ * `API.finalizeBootstrap`, the interpreter's finish, run ahead of loadPyodide's own call (after a restore,
+ * with what restoreAhead read): in steps when the runtime's module was evaluated with them, else in a task
+ * of its own. loadPyodide's call then answers what it made.
+ */
+export async function finishAhead(Module, restored) {
+  const { API } = Module;
+  const finished = await API.finalizeBootstrap(restored, undefined);
+  API.finalizeBootstrap = () => finished;
 }
 
 /** The message Pyodide's restore fails with when the snapshot comes from another build of its runtime. */
@@ -78,53 +90,92 @@ export const isOtherRuntimeBuild = message => message.startsWith('Snapshot build
 
 // ---- the runtime and its loader ----
 
-/** The settings' entry the stepped linking calls (steppedLinking, amendedFactory). */
+/** The settings' entries the stepped module calls: a step of the linking, run in a task of its own
+ * (amendedFactory), and a turn for the page. */
 const LINK_STEP = 'webmcpLinkStep';
+const TURN = 'webmcpTurn';
+const step = run => `await Module["${LINK_STEP}"](${run})`;
+const turn = `await Module["${TURN}"]()`;
+
+/** Exported names whose function-table slots one step of `updateGOT` gives. */
+const GOT_SLICE = 2000;
 
 // Emscripten's linking of the runtime (`receiveInstance`) is one call: it merges the runtime's 8,560 exports
 // into the imports of modules linked later, wraps some of them, gives each exported function a slot in the
-// function table and a global (`updateGOT`), then resolves what is still undefined, wrapping every JS
-// function the table needs (`loadDylibs` with no library to load: `reportUndefinedSymbols`). Made async,
-// each of those run by the settings' LINK_STEP in a task of its own, and a turn for the page after them: the
-// same operations in the same order.
+// function table and a global (`updateGOT`, after mapping the table's functions to their slots), then
+// resolves what is still undefined, wrapping every JS function the table needs (`loadDylibs` with no
+// library to load: `reportUndefinedSymbols`). Made async, each of those a step, `updateGOT` over
+// GOT_SLICE names at a time (given their list, it walks them instead of the object's keys, in the same
+// order), and a turn for the page after them: the same operations in the same order, so the function
+// table's layout, which a snapshot's pointers depend on, is the one its maker had.
 const STEPPED_LINKING = [
   ['function receiveInstance(instance,module){', 'async function receiveInstance(instance,module){'],
-  ['mergeLibSymbols(wasmExports,"main");', `await Module["${LINK_STEP}"](()=>mergeLibSymbols(wasmExports,"main"));`],
+  ['mergeLibSymbols(wasmExports,"main");', `${step('()=>mergeLibSymbols(wasmExports,"main")')};`],
   ['wasmExports=applySignatureConversions(wasmExports);assignWasmExports(wasmExports);',
-    `wasmExports=await Module["${LINK_STEP}"](()=>applySignatureConversions(wasmExports));` +
-    `await Module["${LINK_STEP}"](()=>assignWasmExports(wasmExports));`],
+    `wasmExports=${step('()=>applySignatureConversions(wasmExports)')};${step('()=>assignWasmExports(wasmExports)')};`],
+  ['var updateGOT=(exports,replace)=>{for(var symName in exports){',
+    'var updateGOT=(exports,replace,names=Object.keys(exports))=>{for(var symName of names){'],
   ['updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}',
-    `await Module["${LINK_STEP}"](()=>updateGOT(origExports));` +
-    `await Module["${LINK_STEP}"](()=>{LDSO.init();loadDylibs()});updateMemoryViews();` +
-    `await Module["${LINK_STEP}"](()=>{});return wasmExports}`],
-  ['export default _createPyodideModule;', 'return _createPyodideModule;']
+    `${step('()=>getFunctionAddress(null)')};var names=Object.keys(origExports);` +
+    `for(let at=0;at<names.length;at+=${GOT_SLICE}){` +
+    `${step(`()=>updateGOT(origExports,undefined,names.slice(at,at+${GOT_SLICE}))`)}}` +
+    `${step('()=>{LDSO.init();loadDylibs()}')};updateMemoryViews();${turn};return wasmExports}`],
+  // The factory returned in parentheses: parsed whole with the text, not again at its first call.
+  ['async function _createPyodideModule(moduleArg={}){', 'return(async function _createPyodideModule(moduleArg={}){'],
+  ['return moduleRtn}export default _createPyodideModule;', 'return moduleRtn});']
 ];
 
-/** The factory's module text with its linking in steps, as a function body; null when the text is not the
- * one these edits were written for. */
-function steppedLinking(text, url) {
-  let body = text.replaceAll('import.meta.url', JSON.stringify(url));
-  for (const [from, to] of STEPPED_LINKING) {
-    if (body.split(from).length !== 2) {
-      return null;
-    }
-    body = body.replace(from, to);
+// Pyodide's finish of the interpreter (`API.finalizeBootstrap`) is one call: its JS state put back, then a
+// run of Python calls (an import, `__main__` and `builtins`, Pyodide's own modules), each wasm function they
+// reach compiled on its first call on a first visit. Made async, with a turn for the page after each of
+// these anchors: the same calls in the same order (finishAhead).
+const STEPPED_FINISH = [
+  ['API.finalizeBootstrap=function(t,e){t&&Wr();', `API.finalizeBootstrap=async function(t,e){t&&Wr();${turn};`],
+  ...[
+    'let[r,n]=API.rawRun("import _pyodide_core");',
+    'API.runPythonInternal_dict=API._pyodide._base.eval_code("{}"),',
+    'API.importlib=API.runPythonInternal("import importlib; importlib");',
+    'API.sys=o("sys"),API.os=o("os");',
+    's=API.runPythonInternal("import builtins; builtins.__dict__");',
+    'let d=API.config.jsglobals;',
+    'l.register_windows_finder()),',
+    'API.pyodide_py=o("pyodide"),',
+    'API.pyodide_base=o("_pyodide._base"),'
+  ].map(anchor => [anchor, anchor + turn + anchor.at(-1)])
+];
+
+/** The factory's module text with its linking and Pyodide's finish in steps, as a function body; null when
+ * the text is not the one these edits were written for (each edit's text found once). Made in one join:
+ * a string edited piece by piece is copied whole at every search. */
+function steppedModule(text, url) {
+  const edits = [...STEPPED_LINKING, ...STEPPED_FINISH].map(([from, to]) => [text.indexOf(from), from, to]);
+  if (edits.some(([at, from]) => at < 0 || text.lastIndexOf(from) !== at)) {
+    return null;
   }
-  return `"use strict";${body}\n//# sourceURL=${url}`;
+  const parts = ['"use strict";'];
+  let done = 0;
+  for (const [at, from, to] of edits.sort(([a], [b]) => a - b)) {
+    parts.push(text.slice(done, at), to);
+    done = at + from.length;
+  }
+  parts.push(text.slice(done), `\n//# sourceURL=${url}`);
+  return parts.join('').replaceAll('import.meta.url', JSON.stringify(url));
 }
 
 /**
  * `pyodide.asm.mjs`: the Emscripten module factory, handed to loadPyodide as `createPyodideModule`
  * (experimental) so that its settings can be amended (amendedFactory). Read as text and evaluated with its
- * linking in steps; imported as it is where that cannot be (a policy against eval, an unexpected text):
- * the same linking, in one task. `stepped` says which.
+ * linking and Pyodide's finish in steps, `between()` awaited before its parse; imported as it is where
+ * that cannot be (a policy against eval, an unexpected text): the same linking and finish, each in one task.
+ * `stepped` says which.
  */
-export async function runtimeFactory(indexUrl) {
+export async function runtimeFactory(indexUrl, between) {
   const url = indexUrl + 'pyodide.asm.mjs';
   try {
     const response = await fetch(url);
-    const body = response.ok ? steppedLinking(await response.text(), url) : null;
+    const body = response.ok ? steppedModule(await response.text(), url) : null;
     if (body) {
+      await between(); // the text edited in one task, parsed in another
       return { createModule: new Function(body)(), stepped: true };
     }
   } catch {
@@ -153,6 +204,7 @@ export function amendedFactory(createModule, { preRun, beforeInstance, between, 
       instantiate(imports, (instance, module) =>
         beforeInstance(instance).then(() => compilingEachWrapperOnce(() => receive(instance, module))));
     settings[LINK_STEP] = step => between().then(() => compilingEachWrapperOnce(step));
+    settings[TURN] = between;
     settings.preRun.push(preRun);
     return createModule(settings).then(async Module => {
       await beforeStart(Module);
