@@ -30,6 +30,9 @@ def page(browser):
 
 def test_cross_origin_isolated_runs_all_settle(page, served):
     """coincident 1.2.3 (the kernel's transport when isolated) loses fast replies without the host's shim."""
+    errors = []  # the page's errors and warnings: what a run that never settled left there
+    page.on("console", lambda message: errors.append(message.text) if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
     lab = Lab(page, served(headers=ISOLATION))
     lab.open()
     assert page.evaluate("() => crossOriginIsolated") is True
@@ -37,7 +40,8 @@ def test_cross_origin_isolated_runs_all_settle(page, served):
     lab.open_with_idle_kernel("isolated.ipynb")
     for _ in range(RUNS):
         result = lab.call("jupyter_run_cells", {"cellIds": ["c0", "c1", "c2", "c3"]})
-        assert result.get("status") == "ok", result  # "pending": a cell never settled within the call budget
+        # "pending": a cell never settled within the call budget
+        assert result.get("status") == "ok", (result, errors[-20:])
         assert [r["status"] for r in result["results"]] == ["ok"] * 4, result
 
 
