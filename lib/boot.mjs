@@ -50,7 +50,7 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   }
   const parts = restore || { factory: runtimeFactory(indexUrl, yieldToPage), dynlibs: compileDynlibs(setup) };
   const [{ createModule, stepped }, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
-  await yieldToPage(); // the factory's first call compiles its body: not in the task that read its text
+  await yieldToPage(); // the factory's first run: not in the task that read or parsed its text
   if (makeSnapshot && !stepped) {
     throw new Error(`Pyodide ${setup.version}'s pyodide.asm.mjs is not the text its linking steps were written for`);
   }

@@ -155,6 +155,9 @@ function steppedModule(text, url) {
   const parts = ['"use strict";'];
   let done = 0;
   for (const [at, from, to] of edits.sort(([a], [b]) => a - b)) {
+    if (at < done) {
+      return null; // two edits' texts overlap
+    }
     parts.push(text.slice(done, at), to);
     done = at + from.length;
   }
