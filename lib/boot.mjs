@@ -28,7 +28,7 @@ const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable, undoDifference } =
   snapshot;
-const { amendedFactory, finishAhead, heapUse, initialMemory, restoreAhead, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
+const { amendedFactory, finishAhead, freeLibraryFileCopies, heapUse, initialMemory, restoreAhead, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
   internals;
 
 /** The site's Pyodide module; `fits` when it is the release this build was made for. */
@@ -104,6 +104,7 @@ const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => asset
 async function plainBoot(setup) {
   const { pyodide } = await loadInterpreter(setup);
   await pyodide.loadPackage(wheelUrls(setup));
+  freeLibraryFileCopies(pyodide);
   return pyodide;
 }
 
@@ -207,5 +208,7 @@ export async function makeSnapshot(site) {
   stopOffload();
   await pyodide.loadPackage(wheelUrls(setup));
   heapSteps.push({ step: 'wheels installed', ...heapUse(pyodide) });
+  freeLibraryFileCopies(pyodide);
+  heapSteps.push({ step: "the libraries' file copies freed", ...heapUse(pyodide) });
   return snapshotOf(pyodide, initial, site.manifest.module, heapSteps);
 }

@@ -23,13 +23,25 @@ const [{ fetchKept, versioned }, { compiledModule }, { runtimeUrl }] = await Pro
 
 /** Begins fetching the extension's standard library (compiled to bytecode; the one the snapshot was made
  * with): its kept copy, else its download. Unversioned: a site may point its kernel at the same file (the
- * demo does), to download it once. `signal` aborts the download. */
+ * demo does), to download it once. `signal` aborts the download. `response()` answers it: the bytes read
+ * at once, handed over once (then let go); a later start (the plain one after a failed restore) fetches
+ * it again. Read whole as it arrives: read only when the loader asked, it waited 0.1-0.4 s for the
+ * browser's disk on a busy page. */
 export function fetchStdlib(site, signal) {
   const { assetsUrl, manifest } = site;
   const url = assetsUrl + manifest.stdlib;
-  const bytes = fetchKept(url, { key: versioned(site, manifest.stdlib), signal }).then(response => response.blob());
-  bytes.catch(() => {}); // the loader reports it
-  return { url, bytes };
+  const read = () => fetchKept(url, { key: versioned(site, manifest.stdlib), signal }).then(file => file.arrayBuffer());
+  let ahead = read();
+  ahead.catch(() => {}); // the loader reports it
+  signal?.addEventListener('abort', () => (ahead = null), { once: true }); // a start dropped lets its bytes go
+  const response = () => {
+    const bytes = ahead || read();
+    ahead = null;
+    // The loader reads its answer with arrayBuffer(): handed the bytes as they are, with no stream's turns
+    // (a Response made of them took 0.1 s more on a busy page).
+    return bytes.then(body => Object.assign(new Response(null), { arrayBuffer: () => Promise.resolve(body) }));
+  };
+  return { url, response };
 }
 
 /** Begins fetching the site's Pyodide runtime (its kept copy when there is one) and compiling it as it
@@ -51,7 +63,7 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
   const pageInstantiate = WebAssembly.instantiateStreaming;
   const answers = new Map();
   if (stdlib) {
-    answers.set(stdlib.url, () => stdlib.bytes.then(body => new Response(body)));
+    answers.set(stdlib.url, () => stdlib.response());
   }
   let runtimeAnswer = null;
   if (runtime) {

@@ -293,6 +293,29 @@ export function growHeap(Module, bytes) {
 /** `_api.sitePackages`: where the wheels' files are installed. */
 export const sitePackages = pyodide => pyodide._api.sitePackages;
 
+/**
+ * `LDSO.loadedLibsByHandle`, `_free`: Emscripten's dlopen (Pyodide's loadDynlib asks for RTLD_NOW) reads each
+ * library's file whole into the wasm heap and keeps it in the library's handle (`file_data` and its size, at
+ * 28 and 32, where the runtime's `loadLibData` reads them) for other threads to load it; Pyodide has none,
+ * and a loaded library is never read from there again. Frees those copies, zeroed first (4.5 MiB for
+ * pydantic-core, which a snapshot held and a restore copied in); returns the bytes freed.
+ */
+export function freeLibraryFileCopies(pyodide) {
+  const Module = pyodide._module;
+  let freed = 0;
+  for (const handle of Object.keys(Module.LDSO.loadedLibsByHandle).map(Number)) {
+    const at = (handle + 28) >>> 2;
+    const [data, size] = [Module.HEAPU32[at], Module.HEAPU32[at + 1]];
+    if (handle && data && size) {
+      Module.HEAPU8.fill(0, data, data + size);
+      Module._free(data);
+      Module.HEAPU32.fill(0, at, at + 2);
+      freed += size;
+    }
+  }
+  return freed;
+}
+
 /** `FS` (Emscripten's file system; `mkdirTree`, `writeFile`): where a restore writes the wheels' files back. */
 export const fileSystem = pyodide => pyodide.FS;
 
