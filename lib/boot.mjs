@@ -164,7 +164,7 @@ async function startLoaded({ setup, fallback, restore }) {
       const bridge = pyodide.pyimport(setup.manifest.module);
       bridge.reseed();
       finishOffload(); // the copies it began kept
-      return { pyodide, bridge, path: 'snapshot', fallback };
+      return { pyodide, bridge, path: 'snapshot', fallback, turn: yieldToPage };
     } catch (error) {
       console.warn('WebMCP bridge: snapshot restore failed, starting from scratch', error);
       stopOffload(); // nothing more of it kept
@@ -173,16 +173,17 @@ async function startLoaded({ setup, fallback, restore }) {
     }
   }
   const pyodide = await plainBoot(setup);
-  return { pyodide, bridge: pyodide.pyimport(setup.manifest.module), path: 'plain', fallback };
+  return { pyodide, bridge: pyodide.pyimport(setup.manifest.module), path: 'plain', fallback, turn: yieldToPage };
 }
 
 /**
  * Begins starting Pyodide with the bridge imported. `site`: {pyodideUrl, indexUrl, assetsUrl, manifest}.
  * Everything that needs neither the page's settings nor the app starts loading now (for a restore: the
  * snapshot, the files, the extension modules and Pyodide's runtime, downloading, inflating and compiling).
- * `finish()` starts the interpreter and resolves to {pyodide, bridge, path, fallback}: path is 'snapshot'
- * or 'plain'; fallback says why the snapshot was not used. `drop()` abandons it all instead (downloads
- * aborted, the inflating worker stopped, the loaded bytes let go).
+ * `finish()` starts the interpreter and resolves to {pyodide, bridge, path, fallback, turn}: path is
+ * 'snapshot' or 'plain'; fallback says why the snapshot was not used; `turn()` resolves once the page has had
+ * its turn. `drop()` abandons it all instead (downloads aborted, the inflating worker stopped, the loaded
+ * bytes let go).
  */
 export function beginStart(site, { allowSnapshot = true } = {}) {
   const downloads = new AbortController();

@@ -131,15 +131,35 @@ async function boot(handoff, begun, settingsLoaded) {
   const { site, start } = await begun;
   const prelisted = handoff.modelContext ? registerPrelisted(handoff.modelContext, site.manifest, settings) : null;
   try {
-    const { bridge, path, fallback } = await start.finish();
+    const { bridge, path, fallback, turn } = await start.finish();
     performance.mark('webmcp:stage:imported');
     await handoff.app.restored;
     /** @type {import('./handoff.js').Host} */
     const host = { ...handoff, settings, boot: { path, fallback }, classes, readers, prelisted: prelisted && prelisted.handoff };
-    await bridge.start(host);
+    await inSteps(bridge.start(host), turn);
   } catch (error) {
     prelisted && prelisted.failed();
     throw error;
+  }
+}
+
+// Runs Python's start, a generator, one step per task with the page's turn between them; resolves once what
+// it returns (an awaitable) has.
+async function inSteps(steps, turn) {
+  try {
+    let step = steps.next();
+    while (!step.done) {
+      await turn();
+      step = steps.next();
+    }
+    const rest = step.value;
+    try {
+      await rest;
+    } finally {
+      rest.destroy();
+    }
+  } finally {
+    steps.destroy();
   }
 }
 

@@ -6,6 +6,7 @@ every built-in one), so the package imports on CPython and its start is held in 
 """
 
 import sys
+from collections.abc import Awaitable, Generator
 from typing import Any
 
 __version__ = "0.1.0"
@@ -37,12 +38,14 @@ def reseed() -> None:
         random.seed()
 
 
-async def start(host: Any) -> int:
-    """Register every tool with the page's WebMCP model context (called by the JS host)."""
+def start(host: Any) -> Generator[None, None, Awaitable[int]]:
+    """Register every tool with the page's WebMCP model context: run by the JS host one step per task (the
+    page's turn between them); returns what resolves to how many tools took."""
     from .adapter import serve
     from .calls.catalog import load_catalog
     from .tools import BUILT_IN
 
     catalog = load_catalog(BUILT_IN)
     BUILT_IN.locate(catalog.modules())
-    return await serve(host, BUILT_IN, catalog)
+    yield
+    return (yield from serve(host, BUILT_IN, catalog))

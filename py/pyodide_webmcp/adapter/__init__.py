@@ -5,6 +5,7 @@ Imported by `pyodide_webmcp.start` only, never at package import.
 
 import asyncio
 import json
+from collections.abc import Awaitable, Generator
 from typing import Any, Callable
 
 from js import JSON, Object, console, performance
@@ -62,9 +63,11 @@ def _arguments(raw: Any) -> Any:
         return raw
 
 
-async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
-    """Register the tools the owner's settings allow, and follow the settings live; returns how many took.
-    Without a model context (a browser without WebMCP, started for the human's controls) only the controls."""
+def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> Generator[None, None, Awaitable[int]]:
+    """Register the tools the owner's settings allow, and follow the settings live: steps the JS host runs in
+    tasks of their own, the page's turn between them (a turn of Python's loop waited 0.1-1 s on a busy page,
+    start-up.md, seventh run); returns what resolves to how many tools took. Without a model context (a
+    browser without WebMCP, started for the human's controls) only the controls."""
     _stage("serving")
     calls = CallTable()
     settings = SettingsWatcher(host.settings)
@@ -73,16 +76,15 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     human = HumanSide(lab.page, lab, work, js_value(host.fileBrowser))
     lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved, human.closed)
     _stage("lab")
-    # The views and what serves calls in two tasks (together they held the main thread for 0.3 s on a cold
-    # load); no more: on a busy page each turn given up waited 0.1-1 s for the next (start-up.md, seventh run).
-    await asyncio.sleep(0)
+    yield  # the views and what serves calls in two steps (together they held the main thread for 0.3 s cold)
     lab.human_edits.watch_all(host.tracker)
     HumanSaves(lab.notebook_services, host.tracker).watch(host.app.commands)
     if js_value(host.modelContext) is None:  # a browser without WebMCP: the human's controls only
         host.setStatus("unavailable", CONTROLS_ONLY)
-        return 0
+        return _none_registered()
     lab.output_selection = OutputSelectionTracker(lab.locate_cell_node)
     _stage("watching")
+    yield
 
     def execute_for(name: str) -> Any:
         async def execute(raw: Any = None, options: Any = None) -> Any:
@@ -135,7 +137,17 @@ async def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> int:
     if prelisted is not None:
         prelisted.release()  # the calls that waited for Python are served now, not once every tool is listed
     _stage("adopted")
-    await asyncio.sleep(0)
+    yield  # the calls released run first
+    return _following(host, toolbox, settings, registrations, installing)
+
+
+async def _none_registered() -> int:
+    return 0
+
+
+async def _following(host: Host, toolbox: Toolbox, settings: SettingsWatcher, registrations: Registrations,
+                     installing: Installing) -> int:
+    """Register the rest of the tools the settings allow and follow the settings live; returns how many took."""
     notes: list[str] = []  # what the site's own tools add to the status
 
     async def follow(current: Settings) -> None:
