@@ -298,11 +298,10 @@ export const sitePackages = pyodide => pyodide._api.sitePackages;
  * library's file whole into the wasm heap and keeps it in the library's handle (`file_data` and its size, at
  * 28 and 32, where the runtime's `loadLibData` reads them) for other threads to load it; Pyodide has none,
  * and a loaded library is never read from there again. Frees those copies, zeroed first (4.5 MiB for
- * pydantic-core, which a snapshot held and a restore copied in); returns the bytes freed.
+ * pydantic-core, which a snapshot held and a restore copied in).
  */
 export function freeLibraryFileCopies(pyodide) {
   const Module = pyodide._module;
-  let freed = 0;
   for (const handle of Object.keys(Module.LDSO.loadedLibsByHandle).map(Number)) {
     const at = (handle + 28) >>> 2;
     const [data, size] = [Module.HEAPU32[at], Module.HEAPU32[at + 1]];
@@ -310,10 +309,8 @@ export function freeLibraryFileCopies(pyodide) {
       Module.HEAPU8.fill(0, data, data + size);
       Module._free(data);
       Module.HEAPU32.fill(0, at, at + 2);
-      freed += size;
     }
   }
-  return freed;
 }
 
 /** `FS` (Emscripten's file system; `mkdirTree`, `writeFile`): where a restore writes the wheels' files back. */
