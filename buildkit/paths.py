@@ -24,10 +24,17 @@ RELAY_FILES = {
     "widget.html": NPM_RELAY / "dist" / "browser" / "widget.html",
     "LICENSE": NPM_RELAY / "LICENSE",
 }
+# The brotli decoder the page runs (lib/brotli.mjs), in static/bridge/brotli/, with its licence.
+NPM_BROTLI = ROOT / "node_modules" / "brotli-dec-wasm"
+BROTLI_FILES = {
+    "brotli_dec_wasm.js": NPM_BROTLI / "pkg" / "brotli_dec_wasm.js",
+    "brotli_dec_wasm_bg.wasm": NPM_BROTLI / "pkg" / "brotli_dec_wasm_bg.wasm",
+    "LICENSE": NPM_BROTLI / "LICENSE-MIT.txt",
+}
 # Loaded at run time from the extension's static/bridge/, not bundled: boot.mjs and the modules it loads
 # beside it, its worker's included (every lib/*.mjs).
 BRIDGE_SCRIPTS = tuple(sorted((ROOT / "lib").glob("*.mjs")))
 
 STDLIB_ZIP = "python_stdlib.zip"
-FILES_PACK = "site-packages.pack.gz"  # the installed files a restore writes back (site.py pack_files)
+FILES_PACK = "site-packages.pack.br"  # the installed files a restore writes back (site.py pack_files)
 PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ZIP)

@@ -1,6 +1,5 @@
 """The prebuilt labextension, its wheel, and the demo site: the JS host, the bridge's wheels, the site's Pyodide."""
 
-import gzip
 import hashlib
 import json
 import os
@@ -14,11 +13,13 @@ from pathlib import Path
 from jupyterlite_pyodide_webmcp.browser import CHROME_PATH_ENV
 
 from .bytecode import precompile
+from .compressed import SUFFIX, write_compressed
 from .env import ensure_node_modules
 from .paths import (
     BRIDGE_ASSETS,
     BRIDGE_SCRIPTS,
     BRIDGE_SOURCE,
+    BROTLI_FILES,
     BUILD,
     DIST,
     FILES_PACK,
@@ -73,6 +74,9 @@ def build_labextension(*, plain_start: bool) -> None:
     (BRIDGE_ASSETS / "relay").mkdir()
     for name, source in RELAY_FILES.items():
         shutil.copy2(source, BRIDGE_ASSETS / "relay" / name)
+    (BRIDGE_ASSETS / "brotli").mkdir()
+    for name, source in BROTLI_FILES.items():
+        shutil.copy2(source, BRIDGE_ASSETS / "brotli" / name)
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
     manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
                 "wheels": sorted(wheel.name for wheel in wheels),
@@ -103,10 +107,9 @@ def extract_dynlibs(wheels: list[Path], destination: Path) -> list[dict]:
         with zipfile.ZipFile(wheel) as archive:
             for name in sorted(archive.namelist()):
                 if name.endswith(".so"):
-                    # gzipped: a third of the bytes; the page inflates it as it compiles (boot.mjs)
-                    target = destination / (name.rpartition("/")[2] + ".wasm.gz")
-                    with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as out:
-                        out.write(archive.read(name))
+                    # compressed: a fifth of the bytes; the page decodes it as it compiles (dynlibs.mjs)
+                    target = destination / (name.rpartition("/")[2] + ".wasm" + SUFFIX)
+                    write_compressed(target, archive.read(name))
                     dynlibs.append({"file": f"{destination.name}/{target.name}", "path": name})
     return dynlibs
 
@@ -118,7 +121,7 @@ UNUSED_FILES = re.compile(r"pydantic/v1/|pydantic/(__pycache__/)?mypy\.|\.pyi$")
 
 def pack_files(wheels: list[Path], destination: Path, skip: frozenset) -> None:
     """Every installed file except the extension modules, UNUSED_FILES and `skip` (the files of modules
-    the snapshot holds imported), in one gzip that a restore writes back (the plain start installs the
+    the snapshot holds imported), in one compressed file that a restore writes back (the plain start installs the
     wheels whole).
 
     Layout: little-endian u32 length of a JSON list of [path, size], the list, then the contents.
@@ -133,8 +136,7 @@ def pack_files(wheels: list[Path], destination: Path, skip: frozenset) -> None:
                     entries.append([name, len(data)])
                     contents.append(data)
     index = json.dumps(entries, separators=(",", ":")).encode()
-    with gzip.GzipFile(destination, "wb", compresslevel=9, mtime=0) as out:
-        out.write(len(index).to_bytes(4, "little") + index + b"".join(contents))
+    write_compressed(destination, len(index).to_bytes(4, "little") + index + b"".join(contents))
 
 
 def prepare_site_pyodide() -> None:

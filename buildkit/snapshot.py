@@ -5,7 +5,6 @@ the extension's own bytecode standard library, so it fits every site whose kerne
 Pyodide release, wherever the site serves it from (its own folder or the kernel's CDN default).
 """
 
-import gzip
 import hashlib
 import importlib.util
 import json
@@ -24,12 +23,13 @@ from jupyterlite_pyodide_webmcp.browser import (
 )
 from jupyterlite_pyodide_webmcp.site_server import site_server
 
+from .compressed import SUFFIX, write_compressed
 from .env import CHROMIUM_FLAGS
 from .paths import CACHE, FILES_PACK, NPM_PYODIDE
 from .shell import log
 from .stamps import digest
 
-SNAPSHOT_FILE = "snapshot.gz"
+SNAPSHOT_FILE = "snapshot" + SUFFIX
 MAKER_PAGE = Path(__file__).with_name("snapshot_page.html")
 PYODIDE_RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 # Set to 1 (pip install .), or build.py wheel --plain-start: a wheel whose bridge starts without a snapshot.
@@ -82,8 +82,7 @@ def make_snapshot(chromium: str, assets: Path, destination: Path) -> dict:
                 browser.close()
         finally:
             server.shutdown()
-    with gzip.GzipFile(destination, "wb", compresslevel=9, mtime=0) as out:
-        out.write(raw)
+    write_compressed(destination, raw)
     return details
 
 
@@ -138,7 +137,7 @@ def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
         return []
     inputs = snapshot_inputs_digest(chromium, assets)
     folder = CACHE / "snapshot" / inputs
-    if not (folder / "details.json").exists():
+    if not (folder / "details.json").exists() or not (folder / SNAPSHOT_FILE).exists():
         log("making the memory snapshot in headless Chromium")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
@@ -155,5 +154,5 @@ def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
     manifest["snapshot"] = {"file": SNAPSHOT_FILE, "inputs": inputs, "runtimeBytes": runtime_bytes, **details}
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     size = (folder / SNAPSHOT_FILE).stat().st_size
-    log(f"memory snapshot: {details['heapBytes'] / 2**20:.1f} MiB heap, {size / 2**20:.1f} MiB gzipped")
+    log(f"memory snapshot: {details['heapBytes'] / 2**20:.1f} MiB heap, {size / 2**20:.1f} MiB compressed")
     return imported_files

@@ -12,14 +12,14 @@ const [{ versioned }, { compiledModule }, { yieldToPage }, { growHeap, holdStart
     import(`./pyodide-internals.mjs${version}`)
   ]);
 
-/** The extension modules, compiled. They ship gzipped (a third of the bytes) and kept like the snapshot;
- * each is compiled while it downloads and inflates, off the page's main thread, beside everything else that
+/** The extension modules, compiled. They ship in brotli (a fifth of the bytes) and kept like the snapshot;
+ * each is compiled while it downloads and is decoded, off the page's main thread, beside everything else that
  * loads. */
 export const compileDynlibs = (site, signal) =>
   Promise.all(
     site.manifest.dynlibs.map(async ({ file, path }) => ({
       path,
-      module: await compiledModule(versioned(site, file), { gzipped: true, signal })
+      module: await compiledModule(versioned(site, file), { compressed: true, signal })
     }))
   );
 

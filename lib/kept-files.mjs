@@ -3,6 +3,9 @@
 // over 6.25 MiB, so without this every reload downloads them again. Only the current build's copies are
 // kept; a copy that failed to restore is dropped.
 
+// Beside this module, under the same build's version: loaded once a file is to be decoded.
+const brotliModule = `./brotli.mjs${new URL(import.meta.url).search}`;
+
 const KEPT = 'jupyterlite-pyodide-webmcp';
 
 async function fetchOk(url, signal) {
@@ -50,16 +53,16 @@ export async function fetchKept(url, { key = url, bytes = null, signal } = {}) {
 const keeping = new Set();
 
 /**
- * A fetched wasm file as `WebAssembly.compileStreaming` takes it: inflated first when `gzipped` and the
- * browser has not (some hosts label every .gz file `Content-Encoding: gzip`), and labelled
- * `application/wasm` when it is not served as that (a .gz file is `application/gzip`).
+ * A fetched wasm file as `WebAssembly.compileStreaming` takes it: decoded first when `compressed` (brotli)
+ * and the browser has not (brotli.mjs), and labelled `application/wasm` when it is not served as that.
  */
-export function wasmResponse(response, gzipped) {
-  const inflate = gzipped && !/\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
-  if (!inflate && /^application\/wasm\b/i.test(response.headers.get('Content-Type') || '')) {
+export async function wasmResponse(response, compressed) {
+  const brotli = compressed && (await import(brotliModule));
+  const decode = brotli && !brotli.decodedByBrowser(response);
+  if (!decode && /^application\/wasm\b/i.test(response.headers.get('Content-Type') || '')) {
     return response; // as served: the browser may cache its compiled code
   }
-  const body = inflate ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
+  const body = decode ? response.body.pipeThrough(brotli.brotliDecoding()) : response.body;
   return new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
 }
 

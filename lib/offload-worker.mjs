@@ -1,21 +1,22 @@
-// The start's large files fetched, inflated and compiled off the page's main thread (offload.mjs): the page
+// The start's large files fetched, decoded and compiled off the page's main thread (offload.mjs): the page
 // names a file, this worker fetches it (its kept copy in Cache Storage, else its download, a copy of which it
-// keeps: kept-files.mjs), and sends back a compiled WebAssembly module, or the inflated bytes in batches of
-// about 1 MiB (each buffer moved, not copied). Read by the page, each downloaded chunk and each inflated one
+// keeps: kept-files.mjs), and sends back a compiled WebAssembly module, or the decoded bytes in batches of
+// about 1 MiB (each buffer moved, not copied). Read by the page, each downloaded chunk and each decoded one
 // would wait for a turn of the page's busy main thread, and the start with them.
 //
 // Messages from the page: {id} is a ping, answered {id, done}; {id, abort} aborts job `id`; {id, stop} ends
-// the worker once the copies it began are kept; {id, url, key, bytes, gzipped, compile} is a job, answered
-// {id, module} (compile), or {id, head: {inflatedByBrowser, served}}, then {id, chunk}..., then {id, done};
+// the worker once the copies it began are kept; {id, url, key, bytes, compressed, compile} is a job, answered
+// {id, module} (compile), or {id, head: {decodedByBrowser, served}}, then {id, chunk}..., then {id, done};
 // a failure {id, error}.
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
 const keptFiles = import(`./kept-files.mjs${version}`);
+const brotli = import(`./brotli.mjs${version}`);
 const BATCH_BYTES = 1 << 20;
 const jobs = new Map(); // id -> its AbortController
 
-async function sendInflated(id, body) {
+async function sendDecoded(id, body) {
   let parts = [];
   let size = 0;
   const send = () => {
@@ -43,23 +44,21 @@ async function sendInflated(id, body) {
   postMessage({ id, done: true });
 }
 
-async function run({ id, url, key, bytes, gzipped, compile }) {
+async function run({ id, url, key, bytes, compressed, compile }) {
   const controller = new AbortController();
   jobs.set(id, controller);
   try {
     const { fetchKept } = await keptFiles;
     const response = await fetchKept(url, { key, bytes, signal: controller.signal });
-    const served = response.headers.get('Content-Type');
-    // Some hosts label every .gz file `Content-Encoding: gzip`: then the browser already inflated it.
-    const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
-    const inflate = gzipped && !inflatedByBrowser;
     if (compile) {
       const { wasmResponse } = await keptFiles;
-      postMessage({ id, module: await WebAssembly.compileStreaming(wasmResponse(response, gzipped)) });
+      postMessage({ id, module: await WebAssembly.compileStreaming(await wasmResponse(response, compressed)) });
       return;
     }
-    postMessage({ id, head: { inflatedByBrowser, served } });
-    await sendInflated(id, inflate ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body);
+    const { brotliDecoding, decodedByBrowser } = await brotli;
+    const byBrowser = decodedByBrowser(response);
+    postMessage({ id, head: { decodedByBrowser: byBrowser, served: response.headers.get('Content-Type') } });
+    await sendDecoded(id, compressed && !byBrowser ? response.body.pipeThrough(brotliDecoding()) : response.body);
   } catch (error) {
     postMessage({ id, error });
   } finally {

@@ -1,30 +1,18 @@
 // The start's large files (the snapshot, the packed files, the extension modules, Pyodide's runtime) fetched,
-// inflated and compiled off the page's main thread, in a worker beside this module (offload-worker.mjs); on
+// decoded and compiled off the page's main thread, in a worker beside this module (offload-worker.mjs); on
 // the page's own thread where no worker can start.
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ fetchKept, wasmResponse }, { givingTurns }] = await Promise.all([
-  import(`./kept-files.mjs${version}`),
-  import(`./turns.mjs${version}`)
-]);
+const [{ fetchKept, wasmResponse }, { givingTurns, turnTaker }, { brotliDecoding, decodedByBrowser }] =
+  await Promise.all([
+    import(`./kept-files.mjs${version}`),
+    import(`./turns.mjs${version}`),
+    import(`./brotli.mjs${version}`)
+  ]);
 
 /** The file name of an asset's URL, for messages. */
 export const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0];
-
-// Where the page inflates on its own thread, chunks already downloaded would inflate back to back in one
-// task: the compressed bytes go in pieces of at most 64 KiB (a few milliseconds to inflate; Cache
-// Storage hands out chunks of megabytes), and the page gets its turn every few tens of milliseconds.
-const PIECE_BYTES = 1 << 16;
-
-const inPieces = () =>
-  new TransformStream({
-    transform(chunk, controller) {
-      for (let at = 0; at < chunk.length; at += PIECE_BYTES) {
-        controller.enqueue(chunk.subarray(at, at + PIECE_BYTES));
-      }
-    }
-  });
 
 // The worker must first answer a ping, so a page where no worker can start (a content security policy, a
 // host serving something else under its name) does the work on its own thread.
@@ -114,24 +102,23 @@ function workerJob(worker, job, answer, fail, signal) {
   signal?.addEventListener('abort', () => worker.abort(id), { once: true });
 }
 
-// The .gz asset's inflated bytes as a stream, with what the server said of it: from the worker, or read
-// and inflated here.
-async function inflatedStream(url, signal) {
+// The .br asset's decoded bytes as a stream, with what the server said of it: from the worker, or read and
+// decoded here, the page getting its turn every few tens of milliseconds.
+async function decodedStream(url, signal) {
   const worker = await startWorker();
   if (!worker) {
     const response = await fetchKept(url, { signal });
-    const inflatedByBrowser = /\bgzip\b/i.test(response.headers.get('Content-Encoding') || '');
-    const body = inflatedByBrowser
-      ? response.body
-      : response.body.pipeThrough(inPieces()).pipeThrough(new DecompressionStream('gzip'));
-    return { stream: body.pipeThrough(givingTurns()), inflatedByBrowser, served: response.headers.get('Content-Type') };
+    const byBrowser = decodedByBrowser(response);
+    const body = byBrowser ? response.body : response.body.pipeThrough(brotliDecoding(turnTaker()));
+    const served = response.headers.get('Content-Type');
+    return { stream: body.pipeThrough(givingTurns()), decodedByBrowser: byBrowser, served };
   }
   return new Promise((resolve, reject) => {
     let stream;
     const failed = error => (stream ? stream.error(error) : reject(error));
     workerJob(
       worker,
-      { url, gzipped: true },
+      { url, compressed: true },
       ({ head, chunk, done, error }) => {
         if (head) {
           resolve({ stream: new ReadableStream({ start: controller => (stream = controller) }), ...head });
@@ -149,37 +136,36 @@ async function inflatedStream(url, signal) {
   });
 }
 
-// Reads a .gz asset, inflated, chunk by chunk.
-async function readGzip(url, onChunk, signal) {
-  const { stream, inflatedByBrowser, served } = await inflatedStream(url, signal);
+// Reads a .br asset, decoded, chunk by chunk.
+async function readDecoded(url, onChunk, signal) {
+  const { stream, decodedByBrowser: byBrowser, served } = await decodedStream(url, signal);
   const reader = stream.getReader();
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       onChunk(chunk.value);
     }
   } catch (error) {
-    if (inflatedByBrowser || !(error instanceof TypeError)) {
+    if (byBrowser || !(error instanceof TypeError)) {
       throw error;
     }
-    // The browser's message ("incorrect header check") names neither the file nor the cause.
     throw new Error(
       `${fileName(url)} arrived altered (served as ${served || 'no Content-Type'}; ` +
-        `${error.message.replace(/\.$/, '')}): serve .gz files byte for byte, as application/gzip`
+        `${error.message.replace(/\.$/, '')}): serve .br files byte for byte`
     );
   }
 }
 
-/** A .gz asset's inflated bytes. */
-export async function gunzip(url, signal) {
+/** A .br asset's decoded bytes. */
+export async function decoded(url, signal) {
   const chunks = [];
-  await readGzip(url, chunk => chunks.push(chunk), signal);
+  await readDecoded(url, chunk => chunks.push(chunk), signal);
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
-/** Inflates a .gz asset into `target`, which it must fill exactly. */
-export async function gunzipInto(url, target, signal) {
+/** Decodes a .br asset into `target`, which it must fill exactly. */
+export async function decodeInto(url, target, signal) {
   let offset = 0;
-  await readGzip(
+  await readDecoded(
     url,
     chunk => {
       if (offset + chunk.length > target.length) {
@@ -196,20 +182,20 @@ export async function gunzipInto(url, target, signal) {
 }
 
 /**
- * A wasm file, compiled: `url` fetched as fetchKept does (`key`, `bytes`), inflated first when `gzipped`.
+ * A wasm file, compiled: `url` fetched as fetchKept does (`key`, `bytes`), decoded first when `compressed`.
  * `signal` aborts it. A failure names the file.
  */
-export async function compiledModule(url, { key, bytes = null, gzipped = false, signal } = {}) {
+export async function compiledModule(url, { key, bytes = null, compressed = false, signal } = {}) {
   const worker = await startWorker();
   try {
     if (worker) {
       return await new Promise((resolve, reject) =>
-        workerJob(worker, { url, key, bytes, gzipped, compile: true },
+        workerJob(worker, { url, key, bytes, compressed, compile: true },
           ({ module, error }) => (module ? resolve(module) : reject(error)), reject, signal)
       );
     }
     const response = await fetchKept(url, { key, bytes, signal });
-    return await WebAssembly.compileStreaming(wasmResponse(response, gzipped));
+    return await WebAssembly.compileStreaming(await wasmResponse(response, compressed));
   } catch (error) {
     throw new Error(`${fileName(url)}: ${error.message || error}`);
   }

@@ -6,7 +6,7 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ versioned }, { gunzip, gunzipInto }, internals] = await Promise.all([
+const [{ versioned }, { decoded, decodeInto }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`)
@@ -27,7 +27,7 @@ export function snapshotUnusable(setup, allowSnapshot) {
 }
 
 /**
- * Begins downloading and inflating the snapshot (into `memory`, the heap to restore: `inflated` resolves
+ * Begins downloading and decoding the snapshot (into `memory`, the heap to restore: `inflated` resolves
  * once it is filled) and the packed files (`files`). `signal` aborts both downloads.
  */
 export function fetchSnapshot(site, signal) {
@@ -36,15 +36,15 @@ export function fetchSnapshot(site, signal) {
     throw new Error('snapshot was made for another stack-switching mode');
   }
   const memory = new Uint8Array(snapshot.heapBytes);
-  const inflated = gunzipInto(versioned(site, snapshot.file), memory, signal);
+  const inflated = decodeInto(versioned(site, snapshot.file), memory, signal);
   inflated.catch(() => {}); // reported through the preRun step
-  const files = gunzip(versioned(site, site.manifest.files), signal);
+  const files = decoded(versioned(site, site.manifest.files), signal);
   files.catch(() => {}); // awaited once restored; a failure there falls back like any other
   return { memory, inflated, files, initialDigest: snapshot.initialDigest };
 }
 
 // The snapshot ships as its heap's difference (XOR) from the runtime's memory as instantiated
-// (initialMemory): the runtime's static data, where Python left it unchanged, becomes zeros, which gzip to
+// (initialMemory): the runtime's static data, where Python left it unchanged, becomes zeros, which compress to
 // almost nothing (docs/boot.md). Both the maker and every restore have that memory in hand before the heap
 // is copied in; the same operation makes the difference and undoes it.
 function xorHeap(memory, initial) {

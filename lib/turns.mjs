@@ -7,16 +7,24 @@ const TASK_SLICE_MS = 40;
 export const yieldToPage = () =>
   globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0));
 
+/** Gives the page its turn once the work since its last turn has run a few tens of milliseconds. */
+export function turnTaker() {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart > TASK_SLICE_MS) {
+      await yieldToPage();
+      sliceStart = performance.now();
+    }
+  };
+}
+
 /** A stream that passes its chunks on, giving the page its turn every few tens of milliseconds, whoever reads it. */
 export function givingTurns() {
-  let sliceStart = performance.now();
+  const turn = turnTaker();
   return new TransformStream({
     async transform(chunk, controller) {
       controller.enqueue(chunk);
-      if (performance.now() - sliceStart > TASK_SLICE_MS) {
-        await yieldToPage();
-        sliceStart = performance.now();
-      }
+      await turn();
     }
   });
 }

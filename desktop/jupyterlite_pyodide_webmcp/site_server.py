@@ -3,8 +3,8 @@ needs, on tornado, the web server Jupyter Server runs on.
 
 Text and WebAssembly go out gzipped to browsers that accept it, as from most hosts (gzip_copies.py). Tests also
 use it to serve a site the other ways real hosts do: under a sub-path (as GitHub Pages serves a project site),
-with extra headers (cross-origin isolation, a Content-Security-Policy), uncompressed, or labelling `.gz` files
-`Content-Encoding: gzip` as some hosts do. With a folder (contents_api.py), Jupyter Server's application
+with extra headers (cross-origin isolation, a Content-Security-Policy), uncompressed, or labelling `.br` files
+`Content-Encoding: br` as some hosts do. With a folder (contents_api.py), Jupyter Server's application
 serves the folder's contents and files beside the site, to this run's lab only.
 
 Every request is answered: tornado answers a malformed request line or version (400), a method no route
@@ -46,7 +46,7 @@ from .stopping import ctrl_c_stops
 CONTENT_ADDRESSED = re.compile(r"[?&]v=[0-9a-f]{8,}(&|$)|\.[0-9a-f]{7,}\.js(\?|$)")
 IMMUTABLE = "public, max-age=31536000, immutable"
 MIME_TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
-              ".json": "application/json", ".whl": "application/zip", ".gz": "application/gzip"}
+              ".json": "application/json", ".whl": "application/zip", ".br": "application/octet-stream"}
 
 HEAD_LIMIT = 64 * 1024  # a request's line and headers: tornado's own bound
 BODY_LIMIT = 256 * 1024 * 1024  # far above any notebook a lab in the browser can hold, far below the memory
@@ -135,7 +135,7 @@ class SiteFiles(StaticFileHandler):
 class SiteAnswers(OutputTransform):
     """What every answer of the server carries, whichever handler wrote it: a Cache-Control for its URL
     (content-addressed URLs kept for good, everything else revalidated on every load, as after a deploy), the
-    server's extra headers and the gzip label; and the bytes it sends, counted for the benchmark."""
+    server's extra headers and the brotli label; and the bytes it sends, counted for the benchmark."""
 
     def __init__(self, request, server: "SiteServer"):
         self.uri = request.uri
@@ -145,8 +145,8 @@ class SiteAnswers(OutputTransform):
         headers["Cache-Control"] = IMMUTABLE if CONTENT_ADDRESSED.search(self.uri) else "no-cache"
         for name, value in self.server.headers.items():
             headers[name] = value
-        if self.server.gzip_encoding and self.uri.split("?")[0].endswith(".gz"):
-            headers["Content-Encoding"] = "gzip"
+        if self.server.brotli_encoding and self.uri.split("?")[0].endswith(".br"):
+            headers["Content-Encoding"] = "br"
         head = len(f"HTTP/1.1 {status_code} \r\n\r\n") + sum(len(f"{name}: {value}\r\n")
                                                             for name, value in headers.get_all())
         self.server.count(self.uri, head + len(chunk))
@@ -188,12 +188,12 @@ class SiteServer:
     path (the benchmark reads them)."""
 
     def __init__(self, port: int, application: Callable[[], Application], headers: Optional[dict] = None,
-                 gzip_encoding: bool = False):
+                 brotli_encoding: bool = False):
         self.sockets = bind_sockets(port, "127.0.0.1", family=socket.AF_INET)
         self.server_address = self.sockets[0].getsockname()[:2]
         self.application = application
         self.headers = headers or {}
-        self.gzip_encoding = gzip_encoding
+        self.brotli_encoding = brotli_encoding
         self.served = collections.Counter()
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -252,14 +252,14 @@ def site_application(directory: Path, prefix: str = "/", gzip_copies: Optional[G
 
 
 def site_server(port: int, directory: Path, prefix: str = "/", headers: Optional[dict] = None,
-                gzip_encoding: bool = False, folder=None, compress: bool = True) -> SiteServer:
-    """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, gzip_encoding, folder (a
+                brotli_encoding: bool = False, folder=None, compress: bool = True) -> SiteServer:
+    """A server of `directory`; options: prefix (a sub-path, "/myproj/"), headers, brotli_encoding, folder (a
     contents_api.FolderAPI: the folder's contents and files beside the site), compress (False: every file
     sent as it is, as by a host that does not compress)."""
     gzip_copies = gzip_copies_of(Path(directory).resolve()) if compress else None
     application = site_application if folder is None else folder.application
     return SiteServer(port, functools.partial(application, directory, prefix, gzip_copies), headers=headers,
-                      gzip_encoding=gzip_encoding)
+                      brotli_encoding=brotli_encoding)
 
 
 def serve(port: int, directory: Path) -> None:

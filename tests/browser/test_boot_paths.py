@@ -1,8 +1,8 @@
 """Both ways the bridge's interpreter starts: from the build-time memory snapshot, and plain."""
 
-import gzip
 import json
 
+import brotli
 import pytest
 from jupyterlite_pyodide_webmcp.sites import SETTINGS_ID
 
@@ -65,7 +65,7 @@ def test_the_built_site_ships_a_snapshot_of_its_own_inputs():
     assert (SITE_BRIDGE_ASSETS / snapshot["file"]).stat().st_size > 0
     assert snapshot["loadedPackages"].keys() >= {"pydantic", "pydantic_core", "pyodide_webmcp"}
     # A restore writes back only the files of modules the snapshot does not hold imported.
-    pack = gzip.decompress((SITE_BRIDGE_ASSETS / "site-packages.pack.gz").read_bytes())
+    pack = brotli.decompress((SITE_BRIDGE_ASSETS / "site-packages.pack.br").read_bytes())
     packed = {path for path, _ in json.loads(pack[4:4 + int.from_bytes(pack[:4], "little")])}
     imported = ("pydantic/main.", "pydantic/__pycache__/main.", "pyodide_webmcp/adapter/")
     on_demand = "owner_install"  # imported only on a site with its own tools, so written back
@@ -185,17 +185,18 @@ HEAP_BYTES = json.loads(MANIFEST.read_text())["snapshot"]["heapBytes"] if MANIFE
 @pytest.mark.parametrize(
     "body, reasons",
     [  # the first two in build.py hosts
-        pytest.param(gzip.compress(bytes(HEAP_BYTES)), ["Snapshot has invalid magic number"], id="zeros",
+        pytest.param(brotli.compress(bytes(HEAP_BYTES)), ["Snapshot has invalid magic number"], id="zeros",
                      marks=pytest.mark.hosts_long),
-        pytest.param(gzip.compress(b"not a snapshot" * 1000), ["snapshot.gz is smaller than the manifest says"],
+        pytest.param(brotli.compress(b"not a snapshot" * 1000), ["snapshot.br is smaller than the manifest says"],
                      id="short", marks=pytest.mark.hosts_long),
-        # What a host that alters .gz files (or answers them with a page) causes: the reason says what to fix.
-        pytest.param(b"not gzip at all", ["snapshot.gz arrived altered (served as ", "incorrect header check",
-                                          "): serve .gz files byte for byte, as application/gzip"], id="not-gzip"),
+        # What a host that alters .br files (or answers them with a page) causes: the reason says what to fix.
+        pytest.param(b"<!doctype html><title>Not found</title>", [
+            "snapshot.br arrived altered (served as ", "not a whole brotli stream",
+            "): serve .br files byte for byte"], id="not-brotli"),
     ],
 )
 def test_a_broken_snapshot_falls_back_to_the_plain_start(browser, site_url, body, reasons):
-    route = ("**/static/bridge/snapshot.gz*", lambda route: route.fulfill(status=200, body=body))
+    route = ("**/static/bridge/snapshot.br*", lambda route: route.fulfill(status=200, body=body))
     context, page = open_lab(browser, site_url, route=route)
     try:
         status = page.inner_text(READY)
@@ -273,7 +274,7 @@ def test_the_start_begins_as_the_extension_loads_and_activation_takes_it_over(br
         assert [mark for mark in made if mark in order] == order, made
         # Activation started nothing of its own: every file was asked for once (by the page or its worker).
         fetched = [url.split("?")[0].rsplit("/", 1)[-1] for url in requests]
-        for name in ("manifest.json", "boot.mjs", "snapshot.gz", "pyodide.asm.wasm"):
+        for name in ("manifest.json", "boot.mjs", "snapshot.br", "pyodide.asm.wasm"):
             assert fetched.count(name) == 1, (name, fetched)
         assert_tools_work(page)
     finally:

@@ -1,5 +1,5 @@
 """The demo site served the ways static hosts serve it: cross-origin isolated, under a sub-path with a
-strict Content-Security-Policy, with `.gz` files labelled `Content-Encoding: gzip`, and compressed."""
+strict Content-Security-Policy, with `.br` files labelled `Content-Encoding: br`, and compressed."""
 
 import pytest
 from jupyterlite_pyodide_webmcp.gzip_copies import GzipCopies
@@ -58,8 +58,8 @@ def test_a_sub_path_with_a_strict_content_security_policy(page, served):
     assert violations == []
 
 
-def test_gz_files_labelled_content_encoding_gzip_still_restore_the_snapshot(page, served):
-    page.goto(f"{served(gzip_encoding=True)}/lab/index.html")
+def test_br_files_labelled_content_encoding_br_still_restore_the_snapshot(page, served):
+    page.goto(f"{served(brotli_encoding=True)}/lab/index.html")
     assert page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS).inner_text() == (
         f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)")
 

@@ -72,7 +72,7 @@ def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_r
 
 
 def test_when_python_cannot_start_early_calls_are_refused_and_the_tools_withdrawn(fresh):
-    for files in ("snapshot.gz", "*.whl"):
+    for files in ("snapshot.br", "*.whl"):
         fresh.page.route(f"**/static/bridge/{files}*", lambda route: route.fulfill(status=404, body="gone"))
     listed_before_python(fresh)
     fresh.start_call("jupyter_get_context", {})

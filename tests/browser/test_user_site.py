@@ -399,7 +399,7 @@ def test_the_workflow_publishes_a_complete_site(sites):
     for path in ["index.html", "lab/index.html", "notebooks/index.html", "tree/index.html", "files/welcome.ipynb",
                  "files/lesson.ipynb", "static/pyodide/pyodide.mjs", "static/pyodide/python_stdlib.zip",
                  "extensions/jupyterlite-pyodide-webmcp/static/bridge/manifest.json",
-                 "extensions/jupyterlite-pyodide-webmcp/static/bridge/snapshot.gz",
+                 "extensions/jupyterlite-pyodide-webmcp/static/bridge/snapshot.br",
                  "extensions/jupyterlite-pyodide-webmcp/static/bridge/python_stdlib.zip"]:
         assert (published / path).is_file(), path
     files = [path for path in published.rglob("*") if path.is_file()]

@@ -58,7 +58,7 @@ def site(tmp_path):
         "appVersion": "0.8.6", "federated_extensions": [{"name": EXTENSION, "load": "static/remoteEntry.js"}],
         "litePluginSettings": {KERNEL_PLUGIN: kernel}}})
     write(root / "extensions" / EXTENSION / "package.json", {"version": "0.1.0"})
-    write(root / SITE_BRIDGE_ASSETS / "manifest.json", {"pyodideVersion": "314.0.6", "snapshot": {"file": "snapshot.gz"},
+    write(root / SITE_BRIDGE_ASSETS / "manifest.json", {"pyodideVersion": "314.0.6", "snapshot": {"file": "snapshot.br"},
                                                           "prelisted": {"tools": TOOLS}})
     (root / SITE_BRIDGE_ASSETS / "python_stdlib.zip").write_bytes(b"zip")
     write(root / "static" / "pyodide" / "pyodide-lock.json", {"info": {"version": "314.0.6"}})

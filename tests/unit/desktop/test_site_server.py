@@ -13,7 +13,7 @@ from tests.bad_requests import bad_requests, status_of
 @pytest.fixture
 def served(tmp_path):
     (tmp_path / "bridge").mkdir()
-    (tmp_path / "bridge" / "snapshot.gz").write_bytes(b"x" * 1000)
+    (tmp_path / "bridge" / "snapshot.br").write_bytes(b"x" * 1000)
     (tmp_path / "1031.b91a70b.js").write_text("chunk")
     (tmp_path / "manifest.json").write_text("{}")
     server = site_server(0, tmp_path)
@@ -31,19 +31,19 @@ def cache_control(url):
 def test_content_addressed_urls_are_immutable_and_the_rest_revalidated(served):
     _, base = served
     immutable = "public, max-age=31536000, immutable"
-    assert cache_control(f"{base}/bridge/snapshot.gz?v=0615ec3417659068") == immutable
+    assert cache_control(f"{base}/bridge/snapshot.br?v=0615ec3417659068") == immutable
     assert cache_control(f"{base}/1031.b91a70b.js") == immutable
-    assert cache_control(f"{base}/bridge/snapshot.gz") == "no-cache"
+    assert cache_control(f"{base}/bridge/snapshot.br") == "no-cache"
     assert cache_control(f"{base}/manifest.json") == "no-cache"
 
 
 def test_the_server_counts_the_bytes_it_sends_per_path(served):
     server, base = served
     server.take_served()
-    cache_control(f"{base}/bridge/snapshot.gz?v=0615ec3417659068")
+    cache_control(f"{base}/bridge/snapshot.br?v=0615ec3417659068")
     served_now = server.take_served()
-    assert list(served_now) == ["/bridge/snapshot.gz"]
-    assert 1000 < served_now["/bridge/snapshot.gz"] < 1500  # the body and its headers
+    assert list(served_now) == ["/bridge/snapshot.br"]
+    assert 1000 < served_now["/bridge/snapshot.br"] < 1500  # the body and its headers
     assert server.take_served() == {}
 
 
