@@ -38,8 +38,9 @@ export function brotliDecoding(turn = null) {
     stream = null;
     throw new TypeError(`not a whole brotli stream (${reason})`);
   };
+  // Output can still be owed once all the input is in: the decoder is called until it asks for more input.
   const decode = (input, controller) => {
-    while (input.length) {
+    for (let owed = true; input.length || owed; ) {
       if (ended) {
         fail('bytes after its end');
       }
@@ -59,6 +60,7 @@ export function brotliDecoding(turn = null) {
       if (code === glue.BrotliStreamResultCode.NeedsMoreInput) {
         return;
       }
+      owed = code === glue.BrotliStreamResultCode.NeedsMoreOutput;
       input = input.subarray(used);
     }
   };
