@@ -23,7 +23,7 @@ from jupyterlite_pyodide_webmcp.browser import (
 )
 from jupyterlite_pyodide_webmcp.site_server import site_server
 
-from .compressed import SUFFIX, write_compressed
+from .compressed import SUFFIX, WINDOW_BITS, write_compressed
 from .env import CHROMIUM_FLAGS
 from .paths import CACHE, FILES_PACK, NPM_PYODIDE
 from .shell import log
@@ -44,6 +44,7 @@ def snapshot_inputs_digest(chromium: str, assets: Path, pyodide: Path = NPM_PYOD
     """Everything a snapshot depends on: Pyodide's runtime, the bridge assets (standard library and
     wheels included; the files pack is made from the wheels), the maker page and the browser."""
     sha = hashlib.sha256(MAKER_PAGE.read_bytes())
+    sha.update(f"brotli window {WINDOW_BITS}".encode())  # the cache keeps the snapshot compressed
     sha.update(browser_version(this_machine(), chromium).encode())
     for path in [*(pyodide / name for name in PYODIDE_RUNTIME_FILES), *sorted(assets.rglob("*"))]:
         if path.name == "manifest.json":

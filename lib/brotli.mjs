@@ -21,6 +21,9 @@ const loadDecoder = () =>
     return glue;
   }));
 
+/** Begins loading the decoder, to have it ready when the first bytes arrive (a failure shows when it is used). */
+export const prepareDecoder = () => void loadDecoder().catch(() => {});
+
 /** Whether the host already decoded the file (some label every .br file `Content-Encoding: br`). */
 export const decodedByBrowser = response => /\bbr\b/i.test(response.headers.get('Content-Encoding') || '');
 

@@ -48,6 +48,9 @@ async function run({ id, url, key, bytes, compressed, compile }) {
   const controller = new AbortController();
   jobs.set(id, controller);
   try {
+    if (compressed) {
+      (await brotli).prepareDecoder(); // loads while the file's first bytes are on their way
+    }
     const { fetchKept } = await keptFiles;
     const response = await fetchKept(url, { key, bytes, signal: controller.signal });
     if (compile) {
