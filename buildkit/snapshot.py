@@ -138,7 +138,7 @@ def add_snapshot(assets: Path, chromium: str | None) -> list[str]:
         return []
     inputs = snapshot_inputs_digest(chromium, assets)
     folder = CACHE / "snapshot" / inputs
-    if not (folder / "details.json").exists() or not (folder / SNAPSHOT_FILE).exists():
+    if not (folder / "details.json").exists():
         log("making the memory snapshot in headless Chromium")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)

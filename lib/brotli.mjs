@@ -27,6 +27,10 @@ export const prepareDecoder = () => void loadDecoder().catch(() => {});
 /** Whether the host already decoded the file (some label every .br file `Content-Encoding: br`). */
 export const decodedByBrowser = response => /\bbr\b/i.test(response.headers.get('Content-Encoding') || '');
 
+/** A fetched .br file's body, decoded unless the browser already did (`turn` as for brotliDecoding). */
+export const decodedBody = (response, turn = null) =>
+  decodedByBrowser(response) ? response.body : response.body.pipeThrough(brotliDecoding(turn));
+
 /**
  * A stream from brotli-compressed bytes to the bytes they encode; `turn`, awaited after each piece, lets
  * the page's own thread decode in slices. Data that is not brotli, or that ends early or goes on past its

@@ -57,12 +57,10 @@ const keeping = new Set();
  * and the browser has not (brotli.mjs), and labelled `application/wasm` when it is not served as that.
  */
 export async function wasmResponse(response, compressed) {
-  const brotli = compressed && (await import(brotliModule));
-  const decode = brotli && !brotli.decodedByBrowser(response);
-  if (!decode && /^application\/wasm\b/i.test(response.headers.get('Content-Type') || '')) {
+  const body = compressed ? (await import(brotliModule)).decodedBody(response) : response.body;
+  if (body === response.body && /^application\/wasm\b/i.test(response.headers.get('Content-Type') || '')) {
     return response; // as served: the browser may cache its compiled code
   }
-  const body = decode ? response.body.pipeThrough(brotli.brotliDecoding()) : response.body;
   return new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
 }
 

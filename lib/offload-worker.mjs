@@ -58,10 +58,10 @@ async function run({ id, url, key, bytes, compressed, compile }) {
       postMessage({ id, module: await WebAssembly.compileStreaming(await wasmResponse(response, compressed)) });
       return;
     }
-    const { brotliDecoding, decodedByBrowser } = await brotli;
-    const byBrowser = decodedByBrowser(response);
-    postMessage({ id, head: { decodedByBrowser: byBrowser, served: response.headers.get('Content-Type') } });
-    await sendDecoded(id, compressed && !byBrowser ? response.body.pipeThrough(brotliDecoding()) : response.body);
+    const { decodedBody, decodedByBrowser } = await brotli;
+    const served = response.headers.get('Content-Type');
+    postMessage({ id, head: { decodedByBrowser: decodedByBrowser(response), served } });
+    await sendDecoded(id, compressed ? decodedBody(response) : response.body);
   } catch (error) {
     postMessage({ id, error });
   } finally {

@@ -4,7 +4,7 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ fetchKept, wasmResponse }, { givingTurns, turnTaker }, { brotliDecoding, decodedByBrowser }] =
+const [{ fetchKept, wasmResponse }, { givingTurns, turnTaker }, { decodedBody, decodedByBrowser }] =
   await Promise.all([
     import(`./kept-files.mjs${version}`),
     import(`./turns.mjs${version}`),
@@ -108,10 +108,8 @@ async function decodedStream(url, signal) {
   const worker = await startWorker();
   if (!worker) {
     const response = await fetchKept(url, { signal });
-    const byBrowser = decodedByBrowser(response);
-    const body = byBrowser ? response.body : response.body.pipeThrough(brotliDecoding(turnTaker()));
-    const served = response.headers.get('Content-Type');
-    return { stream: body.pipeThrough(givingTurns()), decodedByBrowser: byBrowser, served };
+    const stream = decodedBody(response, turnTaker()).pipeThrough(givingTurns());
+    return { stream, decodedByBrowser: decodedByBrowser(response), served: response.headers.get('Content-Type') };
   }
   return new Promise((resolve, reject) => {
     let stream;
