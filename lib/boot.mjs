@@ -15,15 +15,26 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ forgetKept }, { finishOffload, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
+// The worker that loads the large files (offload.mjs), started before the imports below load: its start waits
+// for turns of the page's busy thread, and the jobs sent to it wait for its start.
+const worker = (() => {
+  try {
+    return new Worker(new URL(`offload-worker.mjs${version}`, import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
+})();
+const [{ forgetKept }, { adoptWorker, finishOffload, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./dynlibs.mjs${version}`),
   import(`./loader-files.mjs${version}`),
   import(`./snapshot.mjs${version}`),
   import(`./turns.mjs${version}`),
-  import(`./pyodide-internals.mjs${version}`)
+  import(`./pyodide-internals.mjs${version}`),
+  import(`./brotli.mjs${version}`) // offload.mjs's: requested with the others, not a turn of the page later
 ]);
+adoptWorker(worker);
 const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
 const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable, undoDifference } =
@@ -103,6 +114,7 @@ const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => asset
 
 async function plainBoot(setup) {
   const { pyodide } = await loadInterpreter(setup);
+  finishOffload(); // its last job, the standard library, done
   await pyodide.loadPackage(wheelUrls(setup));
   freeLibraryFileCopies(pyodide);
   return pyodide;

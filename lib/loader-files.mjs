@@ -15,27 +15,27 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ fetchKept, versioned }, { compiledModule }, { runtimeUrl }] = await Promise.all([
+const [{ fetchKept, versioned }, { compiledModule, fetchedWhole }, { runtimeUrl }] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`)
 ]);
 
 /** Begins fetching the extension's standard library (compiled to bytecode; the one the snapshot was made
- * with): its kept copy, else its download. Unversioned: a site may point its kernel at the same file (the
- * demo does), to download it once. `signal` aborts the download. `response()` answers it: the bytes read
- * at once, handed over once (then let go); a later start (the plain one after a failed restore) fetches
- * it again. Read whole as it arrives: read only when the loader asked, it waited 0.1-0.4 s for the
- * browser's disk on a busy page. */
+ * with): its kept copy, else its download, read whole off the page's thread (fetchedWhole), on the page where
+ * that failed. Unversioned: a site may point its kernel at the same file (the demo does), to download it once.
+ * `signal` aborts the download. `response()` answers it: the bytes handed over once (then let go); a later
+ * start (the plain one after a failed restore) reads it again, on the page. */
 export function fetchStdlib(site, signal) {
   const { assetsUrl, manifest } = site;
   const url = assetsUrl + manifest.stdlib;
-  const read = () => fetchKept(url, { key: versioned(site, manifest.stdlib), signal }).then(file => file.arrayBuffer());
-  let ahead = read();
+  const key = versioned(site, manifest.stdlib);
+  const onPage = () => fetchKept(url, { key, signal }).then(file => file.arrayBuffer());
+  let ahead = fetchedWhole(url, { key, signal }).catch(onPage);
   ahead.catch(() => {}); // the loader reports it
   signal?.addEventListener('abort', () => (ahead = null), { once: true }); // a start dropped lets its bytes go
   const response = () => {
-    const bytes = ahead || read();
+    const bytes = ahead || onPage();
     ahead = null;
     // The loader reads its answer with arrayBuffer(): handed the bytes as they are, with no stream's turns
     // (a Response made of them took 0.1 s more on a busy page).
@@ -56,14 +56,20 @@ export function fetchRuntime({ indexUrl, manifest }, signal) {
 
 /** Runs `load` (Pyodide's loader) with the files fetched ahead as the ones it loads: `stdlib`
  * (fetchStdlib), `runtime` (fetchRuntime, or `{url}` alone where the loader downloads it itself); either
- * may be absent. Pyodide's loader only logs a runtime that fails to download or instantiate, and then
+ * may be absent. Pyodide's loader only logs a runtime or a standard library that fails to load, and then
  * waits forever: here the load fails instead, with the reason. */
 export async function withFilesAhead({ stdlib, runtime }, load) {
   const pageFetch = globalThis.fetch;
   const pageInstantiate = WebAssembly.instantiateStreaming;
   const answers = new Map();
+  let loadFailed;
+  const failure = new Promise((_, reject) => (loadFailed = reject));
   if (stdlib) {
-    answers.set(stdlib.url, () => stdlib.response());
+    answers.set(stdlib.url, () => {
+      const answer = stdlib.response();
+      answer.catch(error => loadFailed(new Error(`the standard library did not load (${error.message || error})`)));
+      return answer;
+    });
   }
   let runtimeAnswer = null;
   if (runtime) {
@@ -72,8 +78,6 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
       runtime.compiled ? Promise.resolve(new Response(null)) : pageFetch(resource, ...rest);
     answers.set(runtime.url, (resource, rest) => (runtimeAnswer = answer(resource, rest)));
   }
-  let runtimeFailed;
-  const failure = new Promise((_, reject) => (runtimeFailed = reject));
   function fetchStandIn(resource, ...rest) {
     const requested = new URL(resource instanceof Request ? resource.url : String(resource), location.href).href;
     const answer = answers.get(requested);
@@ -97,7 +101,7 @@ export async function withFilesAhead({ stdlib, runtime }, load) {
     } else {
       instantiated = pageInstantiate.call(WebAssembly, source, imports);
     }
-    instantiated.catch(error => runtimeFailed(new Error(`Pyodide's runtime did not load (${error.message || error})`)));
+    instantiated.catch(error => loadFailed(new Error(`Pyodide's runtime did not load (${error.message || error})`)));
     return instantiated;
   }
   globalThis.fetch = fetchStandIn;

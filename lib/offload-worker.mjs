@@ -4,10 +4,11 @@
 // about 1 MiB (each buffer moved, not copied). Read by the page, each downloaded chunk and each decoded one
 // would wait for a turn of the page's busy main thread, and the start with them.
 //
-// Messages from the page: {id} is a ping, answered {id, done}; {id, abort} aborts job `id`; {id, stop} ends
-// the worker once the copies it began are kept; {id, url, key, bytes, compressed, compile} is a job, answered
-// {id, module} (compile), or {id, head: {decodedByBrowser, served}}, then {id, chunk}..., then {id, done};
-// a failure {id, error}.
+// Messages from the page (the first ones in this worker's URL, as a JSON list): {id} is a ping, answered
+// {id, done}; {id, abort} aborts job `id`; {stop} ends the worker once the copies it began are kept;
+// {id, url, key, bytes, compressed, compile, whole} is a job, answered {id, module} (compile), {id, whole} (the
+// file's bytes, whole), or {id, head: {decodedByBrowser, served}}, then {id, chunk}..., then {id, done}; a
+// failure {id, error}.
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
@@ -44,7 +45,7 @@ async function sendDecoded(id, body) {
   postMessage({ id, done: true });
 }
 
-async function run({ id, url, key, bytes, compressed, compile }) {
+async function run({ id, url, key, bytes, compressed, compile, whole }) {
   const controller = new AbortController();
   jobs.set(id, controller);
   try {
@@ -58,6 +59,11 @@ async function run({ id, url, key, bytes, compressed, compile }) {
       postMessage({ id, module: await WebAssembly.compileStreaming(await wasmResponse(response, compressed)) });
       return;
     }
+    if (whole) {
+      const body = await response.arrayBuffer();
+      postMessage({ id, whole: body }, [body]);
+      return;
+    }
     const { decodedBody, decodedByBrowser } = await brotli;
     const served = response.headers.get('Content-Type');
     postMessage({ id, head: { decodedByBrowser: decodedByBrowser(response), served } });
@@ -69,7 +75,7 @@ async function run({ id, url, key, bytes, compressed, compile }) {
   }
 }
 
-onmessage = async ({ data }) => {
+async function handle(data) {
   if (data.abort) {
     jobs.get(data.id)?.abort();
   } else if (data.stop) {
@@ -80,4 +86,8 @@ onmessage = async ({ data }) => {
   } else {
     postMessage({ id: data.id, done: true });
   }
-};
+}
+
+onmessage = ({ data }) => handle(data);
+// The messages sent before it started, in its URL (offload.mjs).
+JSON.parse(decodeURIComponent(location.hash.slice(1)) || '[]').forEach(handle);

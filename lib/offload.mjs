@@ -14,82 +14,129 @@ const [{ fetchKept, wasmResponse }, { givingTurns, turnTaker }, { decodedBody, d
 /** The file name of an asset's URL, for messages. */
 export const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0];
 
-// The worker must first answer a ping, so a page where no worker can start (a content security policy, a
-// host serving something else under its name) does the work on its own thread.
+// Jobs are sent to the worker at once, without waiting for its first answer: that would wait for a turn of
+// the page's busy thread (0.4 s on a first visit). The browser passes no message on before the worker's script
+// has run and has told the page so, in a task of the page's; so boot.mjs starts the worker before its own
+// imports load (adoptWorker), and a worker started here takes the jobs of the task that starts it in its URL,
+// to start them as its script runs. A worker that never answers (a content security policy, a host serving
+// something else under its name) fails its jobs as `Unstarted` within PING_MS, and the page then does them
+// on its own thread.
 const WORKER = new URL(`offload-worker.mjs${version}`, import.meta.url);
 const PING_MS = 5000;
 let offloader = null;
 
+/** A job's failure when the worker never started: the page does the job itself. */
+class Unstarted extends Error {}
+
 function startWorker() {
-  offloader ??= new Promise(resolve => {
-    let worker;
-    try {
-      worker = new Worker(WORKER, { type: 'module' });
-    } catch {
-      resolve(null);
-      return;
+  offloader ??= newWorker();
+  return offloader;
+}
+
+/** Takes `worker` (offload-worker.mjs, already started; null where it could not be) as the one that does the jobs. */
+export function adoptWorker(worker) {
+  if (worker && !offloader) {
+    offloader = newWorker(worker);
+  } else {
+    worker?.terminate();
+  }
+}
+
+function newWorker(started = null) {
+  const jobs = new Map(); // id -> {answer(message), fail(error)}
+  let ids = 0;
+  let early = started ? null : []; // the messages for a worker not yet made: they go in its URL
+  let worker = started;
+  let answered = false; // its first message is the ping's answer
+  let ended = null; // why it can take no more jobs
+  // No job waits forever: a worker that fails or is stopped fails the jobs it still owes; one that failed
+  // before it answered never started.
+  const end = (reason, failed = true) => {
+    ended ??= failed && !answered ? new Unstarted(reason) : new Error(`offloading worker: ${reason}`);
+    jobs.forEach(job => job.fail(ended));
+    jobs.clear();
+  };
+  const post = message => (early ? early.push(message) : worker.postMessage(message));
+  const send = (message, job) => {
+    if (ended) {
+      job.fail(ended);
+      return null;
     }
-    const jobs = new Map(); // id -> {answer(message), fail(error)}
-    let ids = 0;
-    // No job waits forever: a worker that fails or is stopped fails the jobs it still owes.
-    const failAll = reason => {
-      jobs.forEach(job => job.fail(new Error(`offloading worker: ${reason}`)));
-      jobs.clear();
-    };
-    worker.onerror = event => {
-      resolve(null);
-      failAll(event.message || 'failed');
-    };
+    const id = ids++;
+    jobs.set(id, job);
+    post({ ...message, id });
+    return id;
+  };
+  const listen = () => {
+    const unanswered = setTimeout(() => {
+      worker.terminate();
+      end('no answer');
+    }, PING_MS);
+    worker.onerror = event => end(event.message || 'failed');
     worker.onmessage = ({ data }) => {
+      answered = true;
+      clearTimeout(unanswered);
       const job = jobs.get(data.id);
       if (!job) {
         return;
       }
-      if (data.error !== undefined || data.done || data.module) {
+      if (data.error !== undefined || data.done || data.module || data.whole) {
         jobs.delete(data.id);
       }
       job.answer(data);
     };
-    const send = (message, job) => {
-      const id = ids++;
-      jobs.set(id, job);
-      worker.postMessage({ ...message, id });
-      return id;
-    };
-    const unanswered = setTimeout(() => {
-      worker.terminate();
-      failAll('no answer');
-      resolve(null);
-    }, PING_MS);
-    send({}, {
-      answer: () => {
-        clearTimeout(unanswered);
-        resolve({
-          send,
-          abort: id => worker.postMessage({ id, abort: true }),
-          stop: () => {
-            worker.terminate();
-            failAll('stopped');
-          },
-          finish: () => worker.postMessage({ stop: true })
-        });
-      },
-      fail: () => {}
+  };
+  if (worker) {
+    listen();
+  } else {
+    queueMicrotask(() => {
+      if (ended) {
+        return;
+      }
+      try {
+        worker = new Worker(`${WORKER}#${encodeURIComponent(JSON.stringify(early))}`, { type: 'module' });
+      } catch (error) {
+        end(String(error));
+        return;
+      }
+      early = null;
+      listen();
     });
-  });
-  return offloader;
+  }
+  send({}, { answer: () => {}, fail: () => {} }); // the ping
+  return {
+    send,
+    abort: id => id !== null && !ended && post({ id, abort: true }),
+    stop: () => {
+      worker?.terminate();
+      end('stopped', false);
+    },
+    finish: () => ended || post({ stop: true })
+  };
 }
 
 /** Stops the worker at once (the jobs it still owes fail); the next job starts another. */
 export function stopOffload() {
-  offloader?.then(worker => worker?.stop());
+  offloader?.stop();
   offloader = null;
 }
 
 /** Lets the worker end once the copies it began are kept in Cache Storage; the next job starts another. */
 export function finishOffload() {
-  offloader?.then(worker => worker?.finish());
+  offloader?.finish();
   offloader = null;
+}
+
+/** `job` done in the worker, or, where it never started, `onPage()` instead. */
+async function inWorkerOrOnPage(job, onPage) {
+  try {
+    return await job(startWorker());
+  } catch (error) {
+    if (error instanceof Unstarted) {
+      return onPage();
+    }
+    throw error;
+  }
 }
 
 // A job in the worker, its answers passed to `answer`; `signal` aborts it.
@@ -104,34 +151,35 @@ function workerJob(worker, job, answer, fail, signal) {
 
 // The .br asset's decoded bytes as a stream, with what the server said of it: from the worker, or read and
 // decoded here, the page getting its turn every few tens of milliseconds.
-async function decodedStream(url, signal) {
-  const worker = await startWorker();
-  if (!worker) {
+function decodedStream(url, signal) {
+  const inWorker = worker =>
+    new Promise((resolve, reject) => {
+      let stream;
+      const failed = error => (stream ? stream.error(error) : reject(error));
+      workerJob(
+        worker,
+        { url, compressed: true },
+        ({ head, chunk, done, error }) => {
+          if (head) {
+            resolve({ stream: new ReadableStream({ start: controller => (stream = controller) }), ...head });
+          } else if (chunk) {
+            stream.enqueue(chunk);
+          } else if (done) {
+            stream.close();
+          } else {
+            failed(error);
+          }
+        },
+        failed,
+        signal
+      );
+    });
+  const onPage = async () => {
     const response = await fetchKept(url, { signal });
     const stream = decodedBody(response, turnTaker()).pipeThrough(givingTurns());
     return { stream, decodedByBrowser: decodedByBrowser(response), served: response.headers.get('Content-Type') };
-  }
-  return new Promise((resolve, reject) => {
-    let stream;
-    const failed = error => (stream ? stream.error(error) : reject(error));
-    workerJob(
-      worker,
-      { url, compressed: true },
-      ({ head, chunk, done, error }) => {
-        if (head) {
-          resolve({ stream: new ReadableStream({ start: controller => (stream = controller) }), ...head });
-        } else if (chunk) {
-          stream.enqueue(chunk);
-        } else if (done) {
-          stream.close();
-        } else {
-          failed(error);
-        }
-      },
-      failed,
-      signal
-    );
-  });
+  };
+  return inWorkerOrOnPage(inWorker, onPage);
 }
 
 // Reads a .br asset, decoded, chunk by chunk.
@@ -179,21 +227,31 @@ export async function decodeInto(url, target, signal) {
   }
 }
 
+/** A file's bytes (an ArrayBuffer), fetched as fetchKept does (`key`): read off the page's thread, which
+ * would otherwise take each piece of it in a turn of its own (1 s for the standard library on a first visit). */
+export function fetchedWhole(url, { key, signal } = {}) {
+  const inWorker = worker =>
+    new Promise((resolve, reject) =>
+      workerJob(worker, { url, key, whole: true }, ({ whole, error }) => (whole ? resolve(whole) : reject(error)),
+        reject, signal)
+    );
+  return inWorkerOrOnPage(inWorker, async () => (await fetchKept(url, { key, signal })).arrayBuffer());
+}
+
 /**
  * A wasm file, compiled: `url` fetched as fetchKept does (`key`, `bytes`), decoded first when `compressed`.
  * `signal` aborts it. A failure names the file.
  */
 export async function compiledModule(url, { key, bytes = null, compressed = false, signal } = {}) {
-  const worker = await startWorker();
+  const inWorker = worker =>
+    new Promise((resolve, reject) =>
+      workerJob(worker, { url, key, bytes, compressed, compile: true },
+        ({ module, error }) => (module ? resolve(module) : reject(error)), reject, signal)
+    );
+  const onPage = async () =>
+    WebAssembly.compileStreaming(await wasmResponse(await fetchKept(url, { key, bytes, signal }), compressed));
   try {
-    if (worker) {
-      return await new Promise((resolve, reject) =>
-        workerJob(worker, { url, key, bytes, compressed, compile: true },
-          ({ module, error }) => (module ? resolve(module) : reject(error)), reject, signal)
-      );
-    }
-    const response = await fetchKept(url, { key, bytes, signal });
-    return await WebAssembly.compileStreaming(await wasmResponse(response, compressed));
+    return await inWorkerOrOnPage(inWorker, onPage);
   } catch (error) {
     throw new Error(`${fileName(url)}: ${error.message || error}`);
   }

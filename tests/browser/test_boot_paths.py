@@ -150,8 +150,10 @@ def test_where_no_worker_starts_the_page_loads_the_files_itself_and_still_restor
 
 
 def test_a_worker_that_fails_while_loading_fails_the_restore_not_the_start(browser, site_url):
-    # Answers the ping, then fails on the first file it is asked for.
-    broken = "onmessage = ({ data: { id, url } }) => { if (!url) postMessage({ id, done: true }); else throw 'broken'; };"
+    # Answers the ping, then fails each file it is asked for (the first messages come in its URL).
+    broken = ("const answer = ({ id, url }) => postMessage(url ? { id, error: new Error('broken') } : { id, done: true });"
+              "onmessage = ({ data }) => answer(data);"
+              "JSON.parse(decodeURIComponent(location.hash.slice(1)) || '[]').forEach(answer);")
     route = ("**/static/bridge/offload-worker.mjs*",
              lambda route: route.fulfill(status=200, body=broken, content_type="text/javascript"))
     context, page = open_lab(browser, site_url, route=route)
@@ -247,6 +249,34 @@ def test_a_runtime_that_fails_to_download_ends_the_start_with_its_reason(browser
             assert_tools_work(page)
         else:
             assert status.startswith("WebMCP unavailable: Pyodide's runtime did not load ("), status
+            assert page.webmcp.tools() == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("failures", [1, None], ids=["once", "always"])
+def test_a_standard_library_that_fails_to_download_is_read_again_or_ends_the_start_with_its_reason(
+        browser, site_url, failures):
+    """Read off the page's thread first, the standard library is read again on the page where that failed.
+    Pyodide's loader only logs one that fails to load, then waits forever: the start says why instead."""
+    failed = []
+
+    def fail(route):
+        if failures is None or len(failed) < failures:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    context, page = open_lab(browser, site_url, route=("**/static/bridge/python_stdlib.zip*", fail))
+    try:
+        status = page.inner_text(".jp-webmcp-status")
+        assert failed, "the standard library was never asked for"
+        if failures:
+            assert status == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)", status
+            assert_tools_work(page)
+        else:
+            assert status.startswith("WebMCP unavailable: the standard library did not load ("), status
             assert page.webmcp.tools() == []
     finally:
         context.close()
