@@ -24,7 +24,7 @@ const worker = (() => {
     return null;
   }
 })();
-const [{ forgetKept }, { adoptWorker, finishOffload, releaseDecoding, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
+const [{ forgetKept }, { adoptWorker, finishOffload, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./dynlibs.mjs${version}`),
@@ -192,9 +192,7 @@ async function startLoaded({ setup, fallback, restore }) {
  * Begins starting Pyodide with the bridge imported. `site`: {pyodideUrl, indexUrl, assetsUrl, manifest}.
  * Everything that needs neither the page's settings nor the app starts loading now (for a restore: the
  * snapshot, the files, the extension modules and Pyodide's runtime, downloading, inflating and compiling).
- * `finish(after)` starts the interpreter once `after` (the lab's restore) has settled, and resolves to
- * {pyodide, bridge, path, fallback, turn}: until then only downloads and compiles run, off the page's thread;
- * the decoding and all the work on the page's thread would slow the lab's own start (docs/boot.md). path is
+ * `finish()` starts the interpreter and resolves to {pyodide, bridge, path, fallback, turn}: path is
  * 'snapshot' or 'plain'; fallback says why the snapshot was not used; `turn()` resolves once the page has had
  * its turn. `drop()` abandons it all instead (downloads aborted, the inflating worker stopped, the loaded
  * bytes let go).
@@ -204,11 +202,7 @@ export function beginStart(site, { allowSnapshot = true } = {}) {
   const loaded = loadAhead(site, allowSnapshot, downloads.signal);
   loaded.catch(() => {}); // reported by finish()
   return {
-    finish: after =>
-      Promise.all([loaded, after]).then(([parts]) => {
-        releaseDecoding();
-        return startLoaded(parts);
-      }),
+    finish: () => loaded.then(startLoaded),
     drop: () => {
       downloads.abort();
       stopOffload();

@@ -131,9 +131,9 @@ async function boot(handoff, begun, settingsLoaded) {
   const { site, start } = await begun;
   const prelisted = handoff.modelContext ? registerPrelisted(handoff.modelContext, site.manifest, settings) : null;
   try {
-    // Its files download meanwhile; its work on the page's thread waits for the lab's restore.
-    const { bridge, path, fallback, turn } = await start.finish(handoff.app.restored);
+    const { bridge, path, fallback, turn } = await start.finish();
     performance.mark('webmcp:stage:imported');
+    await handoff.app.restored;
     /** @type {import('./handoff.js').Host} */
     const host = { ...handoff, settings, boot: { path, fallback }, classes, readers, prelisted: prelisted && prelisted.handoff };
     await inSteps(bridge.start(host), turn);

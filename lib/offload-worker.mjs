@@ -45,10 +45,6 @@ async function sendDecoded(id, body) {
   postMessage({ id, done: true });
 }
 
-// Decoding waits for the page's {release} (offload.mjs releaseDecoding); downloading and compiling do not.
-let release;
-const released = new Promise(resolve => (release = resolve));
-
 async function run({ id, url, key, bytes, compressed, compile, whole }) {
   const controller = new AbortController();
   jobs.set(id, controller);
@@ -68,7 +64,6 @@ async function run({ id, url, key, bytes, compressed, compile, whole }) {
       postMessage({ id, whole: body }, [body]);
       return;
     }
-    await released;
     const { decodedBody, decodedByBrowser } = await brotli;
     const served = response.headers.get('Content-Type');
     postMessage({ id, head: { decodedByBrowser: decodedByBrowser(response), served } });
@@ -81,9 +76,7 @@ async function run({ id, url, key, bytes, compressed, compile, whole }) {
 }
 
 async function handle(data) {
-  if (data.release) {
-    release();
-  } else if (data.abort) {
+  if (data.abort) {
     jobs.get(data.id)?.abort();
   } else if (data.stop) {
     await (await keptFiles).allKept();

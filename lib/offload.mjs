@@ -24,7 +24,6 @@ export const fileName = url => url.slice(url.lastIndexOf('/') + 1).split('?')[0]
 const WORKER = new URL(`offload-worker.mjs${version}`, import.meta.url);
 const PING_MS = 5000;
 let offloader = null;
-let decoding = false; // releaseDecoding()
 
 /** A job's failure when the worker never started: the page does the job itself. */
 class Unstarted extends Error {}
@@ -105,13 +104,8 @@ function newWorker(started = null) {
     });
   }
   send({}, { answer: () => {}, fail: () => {} }); // the ping
-  const release = () => ended || post({ release: true });
-  if (decoding) {
-    release();
-  }
   return {
     send,
-    release,
     abort: id => id !== null && !ended && post({ id, abort: true }),
     stop: () => {
       worker?.terminate();
@@ -119,13 +113,6 @@ function newWorker(started = null) {
     },
     finish: () => ended || post({ stop: true })
   };
-}
-
-/** Lets the worker decode (once the lab is restored): until then it downloads and compiles, and leaves the
- * decoding's CPU to the lab's own start. */
-export function releaseDecoding() {
-  decoding = true;
-  offloader?.release();
 }
 
 /** Stops the worker at once (the jobs it still owes fail); the next job starts another. */
