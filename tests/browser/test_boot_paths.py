@@ -227,10 +227,22 @@ def test_a_snapshot_made_against_another_runtime_memory_falls_back_to_the_plain_
         context.close()
 
 
-@pytest.mark.parametrize("failures", [1, pytest.param(None, marks=pytest.mark.hosts_long)], ids=["once", "always"])
-def test_a_runtime_that_fails_to_download_ends_the_start_with_its_reason(browser, site_url, failures):
-    """Pyodide's loader only logs a runtime that fails to load, then waits forever: the start fails instead,
-    and falls back to the plain start (which downloads the runtime again) or says why it cannot start."""
+RUNTIME, STDLIB = "**/pyodide.asm.wasm*", "**/static/bridge/python_stdlib.zip*"
+
+
+@pytest.mark.parametrize("served, failures, status_has", [
+    # The runtime: the restore fails, and the plain start downloads it again.
+    pytest.param(RUNTIME, 1, "plain start, snapshot not used: Pyodide's runtime did not load (", id="runtime-once"),
+    pytest.param(RUNTIME, None, "WebMCP unavailable: Pyodide's runtime did not load (", id="runtime-always",
+                 marks=pytest.mark.hosts_long),  # build.py hosts
+    # The standard library, read off the page's thread first, is read again on the page.
+    pytest.param(STDLIB, 1, " tools; snapshot start)", id="stdlib-once"),
+    pytest.param(STDLIB, None, "WebMCP unavailable: the standard library did not load (", id="stdlib-always"),
+])
+def test_a_file_that_fails_to_download_is_fetched_again_or_ends_the_start_with_its_reason(
+        browser, site_url, served, failures, status_has):
+    """Pyodide's loader only logs a runtime or a standard library that fails to load, then waits forever: the
+    start fetches it again, or says why it cannot start."""
     failed = []
 
     def fail(route):
@@ -240,43 +252,14 @@ def test_a_runtime_that_fails_to_download_ends_the_start_with_its_reason(browser
         else:
             route.continue_()
 
-    context, page = open_lab(browser, site_url, route=("**/pyodide.asm.wasm*", fail))
+    context, page = open_lab(browser, site_url, route=(served, fail))
     try:
         status = page.inner_text(".jp-webmcp-status")
-        assert failed, "the runtime was never asked for"
+        assert failed, f"{served} was never asked for"
+        assert status_has in status, status
         if failures:
-            assert "plain start, snapshot not used: Pyodide's runtime did not load (" in status, status
             assert_tools_work(page)
         else:
-            assert status.startswith("WebMCP unavailable: Pyodide's runtime did not load ("), status
-            assert page.webmcp.tools() == []
-    finally:
-        context.close()
-
-
-@pytest.mark.parametrize("failures", [1, None], ids=["once", "always"])
-def test_a_standard_library_that_fails_to_download_is_read_again_or_ends_the_start_with_its_reason(
-        browser, site_url, failures):
-    """Read off the page's thread first, the standard library is read again on the page where that failed.
-    Pyodide's loader only logs one that fails to load, then waits forever: the start says why instead."""
-    failed = []
-
-    def fail(route):
-        if failures is None or len(failed) < failures:
-            failed.append(route.request.url)
-            route.abort()
-        else:
-            route.continue_()
-
-    context, page = open_lab(browser, site_url, route=("**/static/bridge/python_stdlib.zip*", fail))
-    try:
-        status = page.inner_text(".jp-webmcp-status")
-        assert failed, "the standard library was never asked for"
-        if failures:
-            assert status == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)", status
-            assert_tools_work(page)
-        else:
-            assert status.startswith("WebMCP unavailable: the standard library did not load ("), status
             assert page.webmcp.tools() == []
     finally:
         context.close()
