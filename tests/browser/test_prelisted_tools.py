@@ -46,10 +46,25 @@ def edit_manifest(lab: Lab, change) -> None:
     lab.page.route("**/static/bridge/manifest.json", fulfil)
 
 
+def held_snapshot(lab: Lab) -> list:
+    """Holds the snapshot's download (Python cannot start) until each route returned is continued."""
+    held = []
+    lab.page.route("**/static/bridge/snapshot.br*", lambda route: held.append(route))
+    return held
+
+
+def release(held: list) -> None:
+    assert held, "the snapshot was never asked for"
+    for route in held:
+        route.continue_()
+
+
 def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
+    held = held_snapshot(fresh)
     status = listed_before_python(fresh)
     assert status == "WebMCP: booting…"
     fresh.start_call("jupyter_get_context", {})
+    release(held)
     context = fresh.finish_call()
     # Python's answer, not a refusal (the lab may not have opened ?path='s notebook yet: then none is current).
     assert "error" not in context and "notebook" in context, context
@@ -61,10 +76,12 @@ def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
 def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_registered(fresh):
     # A budget too short for any start, and descriptors Python does not recognise as its own.
     edit_manifest(fresh, lambda prelisted: prelisted.update(budgetMs=1, digest="another build"))
+    held = held_snapshot(fresh)
     listed_before_python(fresh)
     fresh.start_call("jupyter_insert_cell", {"cellType": "markdown", "source": "never written"})
     refusal = fresh.finish_call()
     assert refusal["error"] == "BRIDGE_STARTING" and refusal["retryable"] is True, refusal
+    release(held)
     fresh.page.wait_for_selector(READY, timeout=120_000)
     assert sorted(tool["name"] for tool in fresh.page.webmcp.tools()) == sorted(tool.name for tool in DEFAULT_TOOLS)
     cells = fresh.call("jupyter_get_cells", {"notebookPath": "demo.ipynb"})["cells"]
