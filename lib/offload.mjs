@@ -42,11 +42,11 @@ export function adoptWorker(worker) {
   }
 }
 
-function newWorker(started = null) {
+function newWorker(created = null) {
   const jobs = new Map(); // id -> {answer(message), fail(error)}
   let ids = 0;
-  let early = started ? null : []; // the messages for a worker not yet made: they go in its URL
-  let worker = started;
+  let early = created ? null : []; // the messages for a worker not yet made: they go in its URL
+  let worker = created;
   let answered = false; // its first message is the ping's answer
   let ended = null; // why it can take no more jobs
   // No job waits forever: a worker that fails or is stopped fails the jobs it still owes; one that failed
@@ -149,6 +149,12 @@ function workerJob(worker, job, answer, fail, signal) {
   signal?.addEventListener('abort', () => worker.abort(id), { once: true });
 }
 
+// A job in the worker answered once, with its `field` (`module`, `whole`).
+const answeredWith = (job, field, signal) => worker =>
+  new Promise((resolve, reject) =>
+    workerJob(worker, job, data => (data[field] ? resolve(data[field]) : reject(data.error)), reject, signal)
+  );
+
 // The .br asset's decoded bytes as a stream, with what the server said of it: from the worker, or read and
 // decoded here, the page getting its turn every few tens of milliseconds.
 function decodedStream(url, signal) {
@@ -230,12 +236,8 @@ export async function decodeInto(url, target, signal) {
 /** A file's bytes (an ArrayBuffer), fetched as fetchKept does (`key`): read off the page's thread, which
  * would otherwise take each piece of it in a turn of its own (1 s for the standard library on a first visit). */
 export function fetchedWhole(url, { key, signal } = {}) {
-  const inWorker = worker =>
-    new Promise((resolve, reject) =>
-      workerJob(worker, { url, key, whole: true }, ({ whole, error }) => (whole ? resolve(whole) : reject(error)),
-        reject, signal)
-    );
-  return inWorkerOrOnPage(inWorker, async () => (await fetchKept(url, { key, signal })).arrayBuffer());
+  return inWorkerOrOnPage(answeredWith({ url, key, whole: true }, 'whole', signal), async () =>
+    (await fetchKept(url, { key, signal })).arrayBuffer());
 }
 
 /**
@@ -243,11 +245,7 @@ export function fetchedWhole(url, { key, signal } = {}) {
  * `signal` aborts it. A failure names the file.
  */
 export async function compiledModule(url, { key, bytes = null, compressed = false, signal } = {}) {
-  const inWorker = worker =>
-    new Promise((resolve, reject) =>
-      workerJob(worker, { url, key, bytes, compressed, compile: true },
-        ({ module, error }) => (module ? resolve(module) : reject(error)), reject, signal)
-    );
+  const inWorker = answeredWith({ url, key, bytes, compressed, compile: true }, 'module', signal);
   const onPage = async () =>
     WebAssembly.compileStreaming(await wasmResponse(await fetchKept(url, { key, bytes, signal }), compressed));
   try {
