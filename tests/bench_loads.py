@@ -159,6 +159,8 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True, list
                  for task, events, stacks in parsed]
         figures["longestMainThreadTaskMs"] = max((duration for duration, *_ in tasks), default=0)
         figures["mainThreadTaskTotalMs"] = sum(duration for duration, *_ in tasks)
+        # The thread's own CPU time in those tasks: the task time less the time other threads held the processor.
+        figures["mainThreadCpuMs"] = sum(task.get("tdur", 0) for task, *_ in parsed) / 1000
         if site.tools:
             own = [task for task in tasks if task[1]]
             longest = max(own, key=lambda task: task[0], default=(0, True, [], []))

@@ -273,6 +273,11 @@ def side_by_side_rows(result: dict) -> list[dict]:
     for kind in ("cold", "warm"):
         row(f"tools registered from navigation, {kind}", load_median(loads, bridge, kind, "toolsRegisteredMs"),
             load_median(loads, reference, kind, "toolsRegisteredMs"), "ms")
+    row("the lab restored (app.restored) from navigation, cold", load_median(loads, bridge, "cold", "appRestoredMs"),
+        load_median(loads, reference, "cold", "appRestoredMs"), "ms")
+    # What the bridge's start costs the lab's own: the same site, its bridge off, in the reference's column.
+    row("the same: bridge on, against this site with it off (right column)", load_median(loads, bridge, "cold", "appRestoredMs"),
+        load_median(loads, "bridge off", "cold", "appRestoredMs"), "ms", ("ratio", 1.1))
     row("kernel idle from navigation, cold", load_median(loads, bridge, "cold", "kernelIdleMs"),
         load_median(loads, reference, "cold", "kernelIdleMs"), "ms")
     row("page's longest main-thread task, cold", load_median(loads, bridge, "cold", "longestMainThreadTaskMs"),
@@ -280,6 +285,8 @@ def side_by_side_rows(result: dict) -> list[dict]:
     for kind, target in (("cold", ("ratio", 1.1)), ("warm", ("report", None)), ("return", ("report", None))):
         row(f"main-thread task time in total, {kind}", load_median(loads, bridge, kind, "mainThreadTaskTotalMs"),
             load_median(loads, reference, kind, "mainThreadTaskTotalMs"), "ms", target)
+    row("main-thread CPU time in total, cold", load_median(loads, bridge, "cold", "mainThreadCpuMs"),
+        load_median(loads, reference, "cold", "mainThreadCpuMs"), "ms")
     for kind, target in (("cold", ("max", 100)), ("warm", ("max", 100)), ("return", ("report", None))):
         row(f"the extension's longest own task, {kind}", load_median(loads, bridge, kind, "longestOwnTaskMs"),
             load_median(loads, reference, kind, "longestOwnTaskMs"), "ms", target)
