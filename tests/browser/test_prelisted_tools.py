@@ -6,6 +6,7 @@ import json
 import pytest
 
 from tests.browser.conftest import DEFAULT_TOOLS, READY, SETTLED, Lab, RequestRecorder
+from tests.waiting import wait_until
 
 # Polls the browser's own list every 20 ms (wait_for_function would take the async predicate's promise as true),
 # for two minutes at most.
@@ -53,8 +54,10 @@ def held_snapshot(lab: Lab) -> list:
     return held
 
 
-def release(held: list) -> None:
-    assert held, "the snapshot was never asked for"
+def release(lab: Lab, held: list) -> None:
+    # A call refused at once may be answered before the worker has asked for the snapshot.
+    wait_until(lambda: held, timeout=60, interval=0.05, what="the snapshot's request",
+               pause=lambda seconds: lab.page.wait_for_timeout(seconds * 1000))
     for route in held:
         route.continue_()
 
@@ -64,7 +67,7 @@ def test_a_call_made_as_soon_as_the_tools_are_listed_is_served_by_python(fresh):
     status = listed_before_python(fresh)
     assert status == "WebMCP: booting…"
     fresh.start_call("jupyter_get_context", {})
-    release(held)
+    release(fresh, held)
     context = fresh.finish_call()
     # Python's answer, not a refusal (the lab may not have opened ?path='s notebook yet: then none is current).
     assert "error" not in context and "notebook" in context, context
@@ -81,7 +84,7 @@ def test_past_the_budget_an_early_call_is_refused_unrun_and_other_tools_are_re_r
     fresh.start_call("jupyter_insert_cell", {"cellType": "markdown", "source": "never written"})
     refusal = fresh.finish_call()
     assert refusal["error"] == "BRIDGE_STARTING" and refusal["retryable"] is True, refusal
-    release(held)
+    release(fresh, held)
     fresh.page.wait_for_selector(READY, timeout=120_000)
     assert sorted(tool["name"] for tool in fresh.page.webmcp.tools()) == sorted(tool.name for tool in DEFAULT_TOOLS)
     cells = fresh.call("jupyter_get_cells", {"notebookPath": "demo.ipynb"})["cells"]
