@@ -273,10 +273,10 @@ def side_by_side_rows(result: dict) -> list[dict]:
     for kind in ("cold", "warm"):
         row(f"tools registered from navigation, {kind}", load_median(loads, bridge, kind, "toolsRegisteredMs"),
             load_median(loads, reference, kind, "toolsRegisteredMs"), "ms")
-    row("the lab restored (app.restored) from navigation, cold", load_median(loads, bridge, "cold", "appRestoredMs"),
+    row("app.restored from navigation, cold", load_median(loads, bridge, "cold", "appRestoredMs"),
         load_median(loads, reference, "cold", "appRestoredMs"), "ms")
     # What the bridge's start costs the lab's own: the same site, its bridge off, in the reference's column.
-    row("the same: bridge on, against this site with it off (right column)", load_median(loads, bridge, "cold", "appRestoredMs"),
+    row("the same, against the bridge off (right column)", load_median(loads, bridge, "cold", "appRestoredMs"),
         load_median(loads, "bridge off", "cold", "appRestoredMs"), "ms", ("ratio", 1.1))
     row("kernel idle from navigation, cold", load_median(loads, bridge, "cold", "kernelIdleMs"),
         load_median(loads, reference, "cold", "kernelIdleMs"), "ms")
