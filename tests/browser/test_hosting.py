@@ -1,6 +1,8 @@
 """The demo site served the ways static hosts serve it: cross-origin isolated, under a sub-path with a
 strict Content-Security-Policy, with `.br` files labelled `Content-Encoding: br`, and compressed."""
 
+import json
+
 import pytest
 from jupyterlite_pyodide_webmcp.gzip_copies import GzipCopies
 
@@ -41,7 +43,7 @@ def test_cross_origin_isolated_runs_all_settle(page, served):
     for _ in range(RUNS):
         result = lab.call("jupyter_run_cells", {"cellIds": ["c0", "c1", "c2", "c3"]})
         # "pending": a cell never settled within the call budget
-        assert result.get("status") == "ok", (result, errors[-20:])
+        assert result.get("status") == "ok", "\n".join([json.dumps(result)[:2000], *errors[-20:]])
         assert [r["status"] for r in result["results"]] == ["ok"] * 4, result
 
 
