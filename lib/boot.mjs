@@ -37,7 +37,7 @@ const [{ forgetKept }, { adoptWorker, finishOffload, stopOffload }, dynlibs, loa
 adoptWorker(worker);
 const { compileDynlibs, preloadDynlibs } = dynlibs;
 const { fetchRuntime, fetchStdlib, withFilesAhead } = loaderFiles;
-const { completeRestore, fetchSnapshot, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable, undoDifference } =
+const { completeRestore, fetchSnapshot, heapToRestore, recordedGlobals, restoreFailure, snapshotOf, snapshotUnusable } =
   snapshot;
 const { amendedFactory, finishAhead, freeLibraryFileCopies, heapUse, initialMemory, restoreAhead, restoreOptions, runtimeFactory, runtimeUrl, snapshotMakingOptions } =
   internals;
@@ -48,7 +48,7 @@ async function interpreterSetup(site) {
   return { ...site, loadPyodide, version: pyodideVersion, fits: pyodideVersion === site.manifest.pyodideVersion };
 }
 
-// Pyodide as is (plain start), or set up to make a snapshot or restore `restore.memory`; with the
+// Pyodide as is (plain start), or set up to make a snapshot or restore one (`restore`); with the
 // extension's standard library when the site's Pyodide fits it (`setup.stdlib`), else the site's own.
 // Making and restoring a snapshot both link the extension modules before the interpreter starts (dynlibs.mjs).
 // Resolves to {pyodide, initial}: `initial` is the runtime's memory as instantiated (none for a plain start).
@@ -67,15 +67,14 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   }
   let preRunError;
   let initial = null;
-  // The preRun step runs once the runtime is instantiated: `initial` is in hand. Let go once used (3.6 MiB):
-  // Emscripten's module keeps the closures that see it.
+  let toRestore = null;
+  // The preRun step runs once the runtime is instantiated: `initial` is in hand. Let go once restored
+  // (3.6 MiB): Emscripten's module keeps the closures that see it.
   const heap = restore && {
-    memory: restore.memory,
-    whole: () =>
-      restore.inflated.then(() => {
-        undoDifference(restore, initial);
-        initial = null;
-      })
+    bytes: restore.bytes,
+    whole: async () => {
+      toRestore = await heapToRestore(restore, initial);
+    }
   };
   // The page's longest tasks were the runtime's: its linking, and Pyodide's restore of the heap together
   // with the interpreter's finish. Each step of the linking and of the finish (when stepped), the handing
@@ -92,12 +91,19 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
       if (stepped) {
         performance.mark('webmcp:stage:linked-in-steps'); // the module made, its linking stepped (its finish to come)
       }
-      const restored = restore ? await restoreAhead(Module, restore.memory, yieldToPage) : undefined;
+      if (preRunError) {
+        throw preRunError;
+      }
+      let restored;
+      if (restore) {
+        restored = await restoreAhead(Module, toRestore, yieldToPage);
+        initial = toRestore = null;
+      }
       await finishAhead(Module, restored);
       await yieldToPage();
     }
   });
-  const options = restore ? restoreOptions(restore.memory) : snapshotMakingOptions(makeSnapshot.jsglobals);
+  const options = restore ? restoreOptions() : snapshotMakingOptions(makeSnapshot.jsglobals);
   let pyodide;
   try {
     pyodide = await withFilesAhead(ahead, () => loadPyodide({ ...files, createPyodideModule, ...options }));

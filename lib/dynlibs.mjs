@@ -31,11 +31,10 @@ export const compileDynlibs = (site, signal) =>
 const HEAP_HEADROOM_BYTES = 2 * 2 ** 20;
 
 /**
- * A preRun step: link the extension modules; for a restore (`heap`: the snapshot's `memory`, and `whole()`,
- * which settles once it has inflated and is made whole), also size the heap and wait until the snapshot is
- * in place (it inflates while the runtime compiles). A
- * failure goes to `failed`; then a restore's heap copy is spoiled, so Pyodide refuses it instead of
- * starting from it.
+ * A preRun step: link the extension modules; for a restore (`heap`: the snapshot's size in `bytes`, and
+ * `whole()`, which settles once it has inflated and is ready to copy in), also size the heap and wait
+ * until the snapshot is in hand (it inflates while the runtime compiles). A failure goes to `failed`, and
+ * the start fails with it before anything is restored.
  */
 export function preloadDynlibs(dynlibs, heap, failed) {
   return Module => {
@@ -45,16 +44,13 @@ export function preloadDynlibs(dynlibs, heap, failed) {
           await linkExtensionModule(Module, path, module);
         }
         if (heap) {
-          growHeap(Module, heap.memory.length + HEAP_HEADROOM_BYTES);
+          growHeap(Module, heap.bytes + HEAP_HEADROOM_BYTES);
           await heap.whole();
         }
         // The runtime starts when this step ends: in a task of its own, not after the last inflate.
         await yieldToPage();
       } catch (error) {
         failed(error);
-        if (heap) {
-          heap.memory.fill(0, 0, 4); // no magic number: Pyodide refuses the snapshot
-        }
       }
     });
   };

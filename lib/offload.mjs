@@ -214,23 +214,26 @@ export async function decoded(url, signal) {
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
-/** Decodes a .br asset into `target`, which it must fill exactly. */
-export async function decodeInto(url, target, signal) {
-  let offset = 0;
+/** A .br asset's decoded bytes as the pieces they came in, which must add up to `bytes` exactly: taken as
+ * they come, not copied into one buffer (for the snapshot, 31 MiB more to write on the page's thread). */
+export async function decodedParts(url, bytes, signal) {
+  const parts = [];
+  let length = 0;
   await readDecoded(
     url,
     chunk => {
-      if (offset + chunk.length > target.length) {
+      length += chunk.length;
+      if (length > bytes) {
         throw new Error(`${fileName(url)} is larger than the manifest says`);
       }
-      target.set(chunk, offset);
-      offset += chunk.length;
+      parts.push(chunk);
     },
     signal
   );
-  if (offset !== target.length) {
+  if (length !== bytes) {
     throw new Error(`${fileName(url)} is smaller than the manifest says`);
   }
+  return parts;
 }
 
 /** A file's bytes (an ArrayBuffer), fetched as fetchKept does (`key`): read off the page's thread, which

@@ -8,8 +8,10 @@ export const CHECKED_RELEASE = '314.0.6';
 
 // ---- loadPyodide options (src/js/pyodide.ts) ----
 
-/** `_loadSnapshot`: restore the interpreter from `memory`, read once the preRun steps have run. */
-export const restoreOptions = memory => ({ _loadSnapshot: memory });
+/** `_loadSnapshot`: restore the interpreter from a memory snapshot. loadPyodide awaits it before it instantiates
+ * the runtime, and hands it to `API.restoreSnapshot` once the runtime's module is made, by which time
+ * restoreAhead has restored and that call answers what it read: any bytes do. */
+export const restoreOptions = () => ({ _loadSnapshot: new Uint8Array(0) });
 
 /** `_makeSnapshot`: start an interpreter a memory snapshot can be made of. Python reads JS globals through
  * `jsglobals` (public), so the snapshot records them by path. */
@@ -29,11 +31,12 @@ export function memorySnapshot(pyodide) {
   return memory.subarray(0, Math.min(memory.length, header + used));
 }
 
-/** The heap a memory snapshot holds, after its header (`restoreSnapshot` copies it to address 0). */
-export function snapshotHeap(memory) {
-  const header = new Uint32Array(memory.buffer, memory.byteOffset, 2)[1];
-  return memory.subarray(header);
-}
+/** The length of a memory snapshot's header, from its first 8 bytes: `restoreSnapshot` copies the heap after
+ * it to address 0. */
+export const snapshotHeaderLength = first => new DataView(first.buffer, first.byteOffset, 8).getUint32(4, true);
+
+/** The heap a memory snapshot holds, after its header. */
+export const snapshotHeap = memory => memory.subarray(snapshotHeaderLength(memory));
 
 /**
  * `_sbrk(0)` and `_mallinfo`: the end of what the heap has handed out (what sizes the wasm memory) and the
@@ -48,27 +51,17 @@ export function heapUse(pyodide) {
   return { breakBytes: Module._sbrk(0), usedBytes };
 }
 
-/** Bytes of the snapshot's heap copied per task (restoreAhead). */
-const COPY_SLICE = 4 * 2 ** 20;
-
 /**
  * `API.restoreSnapshot`, run ahead of loadPyodide's own call, which runs it in one task with the
  * interpreter's finish (`finalizeBootstrap`): the snapshot's header checked and read (its magic, its
- * runtime build, its JS state), then its heap copied in, COPY_SLICE bytes per task, `between()` awaited
- * before the first, between slices and after the last (a page of wasm memory written for the first time
- * waits for the system to hand it out). loadPyodide's call then answers what was read, copying nothing.
+ * runtime build, its JS state), then its heap put in (`copyInto(HEAP8, between)`), `between()` awaited
+ * before and after. loadPyodide's call then answers what was read, copying nothing.
  */
-export async function restoreAhead(Module, memory, between) {
+export async function restoreAhead(Module, { header, copyInto }, between) {
   const { API } = Module;
-  const heap = snapshotHeap(memory);
   await between();
-  const restored = API.restoreSnapshot(memory.slice(0, heap.byteOffset - memory.byteOffset)); // no heap to copy
-  for (let at = 0; at < heap.length; at += COPY_SLICE) {
-    if (at > 0) {
-      await between();
-    }
-    Module.HEAP8.set(heap.subarray(at, at + COPY_SLICE), at);
-  }
+  const restored = API.restoreSnapshot(header); // no heap to copy
+  await copyInto(Module.HEAP8, between);
   API.restoreSnapshot = () => restored;
   await between();
   return restored;

@@ -6,12 +6,12 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ versioned }, { decoded, decodeInto }, internals] = await Promise.all([
+const [{ versioned }, { decoded, decodedParts }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`)
 ]);
-const { fileSystem, heapUse, isOtherRuntimeBuild, loadedPackages, memorySnapshot, sitePackages, snapshotHeap } =
+const { fileSystem, heapUse, isOtherRuntimeBuild, loadedPackages, memorySnapshot, sitePackages, snapshotHeap, snapshotHeaderLength } =
   internals;
 
 /** Why the snapshot cannot be used, or null when it can. `setup`: the site and its Pyodide (boot.mjs). */
@@ -27,32 +27,29 @@ export function snapshotUnusable(setup, allowSnapshot) {
 }
 
 /**
- * Begins downloading and decoding the snapshot (into `memory`, the heap to restore: `inflated` resolves
- * once it is filled) and the packed files (`files`). `signal` aborts both downloads.
+ * Begins downloading and decoding the snapshot (`inflated` resolves to its pieces, `bytes` in all) and the
+ * packed files (`files`). `signal` aborts both downloads.
  */
 export function fetchSnapshot(site, signal) {
   const { snapshot } = site.manifest;
   if (!!WebAssembly.Suspending !== snapshot.jspi) {
     throw new Error('snapshot was made for another stack-switching mode');
   }
-  const memory = new Uint8Array(snapshot.heapBytes);
-  const inflated = decodeInto(versioned(site, snapshot.file), memory, signal);
+  const inflated = decodedParts(versioned(site, snapshot.file), snapshot.heapBytes, signal);
   inflated.catch(() => {}); // reported through the preRun step
   const files = decoded(versioned(site, site.manifest.files), signal);
   files.catch(() => {}); // awaited once restored; a failure there falls back like any other
-  return { memory, inflated, files, initialDigest: snapshot.initialDigest };
+  return { bytes: snapshot.heapBytes, inflated, files, initialDigest: snapshot.initialDigest };
 }
 
 // The snapshot ships as its heap's difference (XOR) from the runtime's memory as instantiated
 // (initialMemory): the runtime's static data, where Python left it unchanged, becomes zeros, which compress to
-// almost nothing (docs/boot.md). Both the maker and every restore have that memory in hand before the heap
-// is copied in; the same operation makes the difference and undoes it.
-function xorHeap(memory, initial) {
-  const heap = snapshotHeap(memory);
-  if (heap.byteOffset % 4 || heap.length < initial.byteLength) {
+// almost nothing (docs/boot.md). The maker makes the difference in the snapshot, and a restore undoes it in
+// the heap it has copied the snapshot into, both with that memory in hand.
+function xorWords(words, initial) {
+  if (words.length < initial.length) {
     throw new Error('the snapshot does not fit the runtime it was made with');
   }
-  const words = new Int32Array(heap.buffer, heap.byteOffset, initial.length);
   for (let at = 0; at < initial.length; at++) {
     words[at] ^= initial[at];
   }
@@ -68,13 +65,72 @@ function initialDigest(initial) {
   return `${(hash >>> 0).toString(16)}:${initial.length}`;
 }
 
-/** A restore's preRun step: the snapshot's heap as it was made, from its difference and `initial`, the
- * runtime's memory as instantiated. Throws when `initial` is not the memory it was made against. */
-export function undoDifference(restore, initial) {
+/** Bytes of the snapshot's heap copied per task (copyInto). */
+const COPY_SLICE = 4 * 2 ** 20;
+
+/** `bytes.length` bytes of `parts` (a file's pieces, in order) from `from` on, into `bytes`. */
+function readParts(parts, from, bytes) {
+  let at = 0;
+  for (const part of parts) {
+    const start = Math.max(from - at, 0);
+    const end = Math.min(from + bytes.length - at, part.length);
+    if (start < end) {
+      bytes.set(part.subarray(start, end), at + start - from);
+    }
+    at += part.length;
+  }
+  return bytes;
+}
+
+// Frees a piece's memory now, not at a later collection: its buffer detached, when the piece is all of it.
+function letGo(part) {
+  if (part.byteOffset === 0 && part.length === part.buffer.byteLength) {
+    try {
+      part.buffer.transfer?.(0);
+    } catch {
+      // a buffer that cannot be detached waits for the collector
+    }
+  }
+}
+
+/**
+ * A restore's preRun step, once the snapshot has inflated: what restoreAhead puts back, its `header` and
+ * `copyInto(heap, between)`, which copies its heap in, its pieces in order, `between()` awaited every
+ * COPY_SLICE bytes, undoes the difference from `initial` (the runtime's memory as instantiated), and lets
+ * the pieces go. Throws when `initial` is not the memory it was made against.
+ */
+export async function heapToRestore(restore, initial) {
+  const parts = await restore.inflated;
   if (initialDigest(initial) !== restore.initialDigest) {
     throw new Error("the runtime's memory is not the one the snapshot was made against");
   }
-  xorHeap(restore.memory, initial);
+  const headerLength = snapshotHeaderLength(readParts(parts, 0, new Uint8Array(8)));
+  if (headerLength > restore.bytes) {
+    throw new Error("the snapshot's header is longer than the snapshot");
+  }
+  if (restore.bytes - headerLength < initial.byteLength) {
+    throw new Error('the snapshot does not fit the runtime it was made with');
+  }
+  const copyInto = async (heap, between) => {
+    let address = -headerLength; // where the next piece's first byte goes
+    let copied = 0; // since the last turn
+    for (const part of parts) {
+      const skip = Math.max(-address, 0); // the header's bytes in it
+      if (skip < part.length) {
+        heap.set(part.subarray(skip), address + skip);
+        copied += part.length - skip;
+      }
+      address += part.length;
+      letGo(part);
+      if (copied >= COPY_SLICE) {
+        await between();
+        copied = 0;
+      }
+    }
+    parts.length = 0;
+    xorWords(new Int32Array(heap.buffer, 0, initial.length), initial);
+  };
+  return { header: readParts(parts, 0, new Uint8Array(headerLength)), copyInto };
 }
 
 // Writes back the installed files of a build-time pack (see build.py pack_files).
@@ -95,10 +151,8 @@ function writeFiles(FS, root, pack) {
   }
 }
 
-/** After the restore: let go of the snapshot's bytes and put back the files and the loaded-package records. */
-export async function completeRestore(pyodide, site, { memory, files }) {
-  // Pyodide's settings keep the array it restored from (36 MiB): detaching the buffer frees it.
-  memory.buffer.transfer?.(0);
+/** After the restore: put back the files and the loaded-package records. */
+export async function completeRestore(pyodide, site, { files }) {
   performance.mark('webmcp:stage:restored');
   writeFiles(fileSystem(pyodide), sitePackages(pyodide), await files);
   Object.assign(loadedPackages(pyodide), site.manifest.snapshot.loadedPackages);
@@ -166,7 +220,11 @@ json.dumps([path for module in list(sys.modules.values())
   step('collected, and the rest frozen');
   const memory = memorySnapshot(pyodide);
   step('snapshot made');
-  xorHeap(memory, initial);
+  const heap = snapshotHeap(memory);
+  if (heap.byteOffset % 4) {
+    throw new Error("the snapshot's heap is not on a word");
+  }
+  xorWords(new Int32Array(heap.buffer, heap.byteOffset, heap.length >> 2), initial);
   return {
     memory, initialDigest: initialDigest(initial), loadedPackages: loaded, jspi: !!WebAssembly.Suspending,
     importedFiles, bridgeModules, heapSteps
