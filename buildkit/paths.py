@@ -37,4 +37,5 @@ BRIDGE_SCRIPTS = tuple(sorted((ROOT / "lib").glob("*.mjs")))
 
 STDLIB_ZIP = "python_stdlib.zip"
 FILES_PACK = "site-packages.pack.br"  # the installed files a restore writes back (site.py pack_files)
+STEPPED_RUNTIME = "pyodide.asm.stepped.mjs"  # Pyodide's module factory, its linking in steps (site.py)
 PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ZIP)

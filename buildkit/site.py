@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import zipfile
 from collections.abc import Mapping
@@ -31,6 +32,7 @@ from .paths import (
     SITE,
     SITE_PYODIDE,
     STDLIB_ZIP,
+    STEPPED_RUNTIME,
 )
 from .shell import log, run
 from .snapshot import PLAIN_START_ENV, add_snapshot, heap_table, snapshot_maker
@@ -78,7 +80,8 @@ def build_labextension(*, plain_start: bool) -> None:
     for name, source in BROTLI_FILES.items():
         shutil.copy2(source, BRIDGE_ASSETS / "brotli" / name)
     shutil.copy2(precompile("stdlib", [NPM_PYODIDE / STDLIB_ZIP])[0], BRIDGE_ASSETS / STDLIB_ZIP)
-    manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP,
+    stepped = {} if plain_start else {"steppedRuntime": write_stepped_runtime(BRIDGE_ASSETS / STEPPED_RUNTIME)}
+    manifest = {"module": BRIDGE_MODULE, "pyodideVersion": npm_pyodide_version(), "stdlib": STDLIB_ZIP, **stepped,
                 "wheels": sorted(wheel.name for wheel in wheels),
                 "dynlibs": extract_dynlibs(wheels, BRIDGE_ASSETS / "dynlibs"), "files": FILES_PACK, "prelisted": prelisted}
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -88,6 +91,23 @@ def build_labextension(*, plain_start: bool) -> None:
     manifest["build"] = build_id(BRIDGE_ASSETS)
     (BRIDGE_ASSETS / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     log(f"labextension ready: {len(wheels)} bridge wheels, build {manifest['build']}")
+
+
+def write_stepped_runtime(target: Path) -> str:
+    """Pyodide's module factory with its linking and its finish in steps (`steppedRuntime` in
+    pyodide-internals.mjs, run here by node), which a restore imports: made once here, not on every page
+    load. Returns its file name; fails for a Pyodide whose factory is not the text the steps were written for."""
+    script = f"""import {{ readFileSync, writeFileSync }} from 'node:fs';
+const {{ steppedRuntime }} = await import({json.dumps((ROOT / "lib" / "pyodide-internals.mjs").as_uri())});
+const text = steppedRuntime(readFileSync({json.dumps(str(NPM_PYODIDE / "pyodide.asm.mjs"))}, 'utf8'));
+if (text === null) {{
+  console.error('Pyodide ' + {json.dumps(npm_pyodide_version())} + "'s pyodide.asm.mjs is not the text its linking steps were written for");
+  process.exit(1);
+}}
+writeFileSync({json.dumps(str(target))}, text);"""
+    log(f"{target.name}: Pyodide's module factory with its linking in steps")
+    subprocess.run(["node", "--input-type=module", "-e", script], check=True)
+    return target.name
 
 
 def build_id(assets: Path) -> str:

@@ -24,7 +24,7 @@ const worker = (() => {
     return null;
   }
 })();
-const [{ forgetKept }, { adoptWorker, finishOffload, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
+const [{ forgetKept, versioned }, { adoptWorker, finishOffload, stopOffload }, dynlibs, loaderFiles, snapshot, { yieldToPage }, internals] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./dynlibs.mjs${version}`),
@@ -59,11 +59,11 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   if (!restore && !makeSnapshot) {
     return { pyodide: await withFilesAhead(ahead, () => loadPyodide(files)), initial: null };
   }
-  const parts = restore || { factory: runtimeFactory(indexUrl, yieldToPage), dynlibs: compileDynlibs(setup) };
+  const parts = restore || { factory: steppedFactory(setup), dynlibs: compileDynlibs(setup) };
   const [{ createModule, stepped }, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
-  await yieldToPage(); // the factory's first run: not in the task that read or parsed its text
+  await yieldToPage(); // the factory's first run: not in the task that imported it
   if (makeSnapshot && !stepped) {
-    throw new Error(`Pyodide ${setup.version}'s pyodide.asm.mjs is not the text its linking steps were written for`);
+    throw new Error('the build made no copy of pyodide.asm.mjs with its linking in steps');
   }
   let preRunError;
   let initial = null;
@@ -118,6 +118,10 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
 
 const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => assetsUrl + name);
 
+// Pyodide's module factory, as the build's copy with its linking in steps where it made one.
+const steppedFactory = site =>
+  runtimeFactory(site.indexUrl, site.manifest.steppedRuntime && versioned(site, site.manifest.steppedRuntime));
+
 async function plainBoot(setup) {
   const { pyodide } = await loadInterpreter(setup);
   finishOffload(); // its last job, the standard library, done
@@ -140,7 +144,7 @@ async function fetchRestore(site, signal) {
   const snapshotParts = fetchSnapshot(site, signal);
   marked(snapshotParts.inflated, 'snapshot-inflated');
   const dynlibs = marked(compileDynlibs(site, signal), 'dynlibs-compiled');
-  const factory = runtimeFactory(site.indexUrl, yieldToPage);
+  const factory = steppedFactory(site);
   [dynlibs, factory].forEach(part => part.catch(() => {})); // awaited by the restore, which reports them
   const runtime = fetchRuntime(site, signal);
   marked(runtime.compiled, 'runtime-compiled');

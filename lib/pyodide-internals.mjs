@@ -113,9 +113,10 @@ const STEPPED_LINKING = [
     `for(let at=0;at<names.length;at+=${GOT_SLICE}){` +
     `${step(`()=>updateGOT(origExports,undefined,names.slice(at,at+${GOT_SLICE}))`)}}` +
     `${step('()=>{LDSO.init();loadDylibs()}')};updateMemoryViews();${turn};return wasmExports}`],
-  // The factory returned in parentheses: parsed whole with the text, not again at its first call.
-  ['async function _createPyodideModule(moduleArg={}){', 'return(async function _createPyodideModule(moduleArg={}){'],
-  ['return moduleRtn}export default _createPyodideModule;', 'return moduleRtn});']
+  // The factory in parentheses: compiled whole with the module, not again at its first call.
+  ['async function _createPyodideModule(moduleArg={}){',
+    'const _createPyodideModule=(async function _createPyodideModule(moduleArg={}){'],
+  ['return moduleRtn}export default _createPyodideModule;', 'return moduleRtn});export default _createPyodideModule;']
 ];
 
 // Pyodide's finish of the interpreter (`API.finalizeBootstrap`) is one call: its JS state put back, then a
@@ -137,15 +138,16 @@ const STEPPED_FINISH = [
   ].map(anchor => [anchor, anchor + turn + anchor.at(-1)])
 ];
 
-/** The factory's module text with its linking and Pyodide's finish in steps, as a function body; null when
- * the text is not the one these edits were written for (each edit's text found once). Made in one join:
- * a string edited piece by piece is copied whole at every search. */
-function steppedModule(text, url) {
+/** Build time: the text of `pyodide.asm.mjs` (an ES module) with its linking and Pyodide's finish in steps;
+ * null when the text is not the one these edits were written for (each edit's text found once). The page
+ * imports the copy the build made (runtimeFactory): parsed off its thread, and kept in the browser's code
+ * cache. Made in one join: a string edited piece by piece is copied whole at every search. */
+export function steppedRuntime(text) {
   const edits = [...STEPPED_LINKING, ...STEPPED_FINISH].map(([from, to]) => [text.indexOf(from), from, to]);
   if (edits.some(([at, from]) => at < 0 || text.lastIndexOf(from) !== at)) {
     return null;
   }
-  const parts = ['"use strict";'];
+  const parts = [];
   let done = 0;
   for (const [at, from, to] of edits.sort(([a], [b]) => a - b)) {
     if (at < done) {
@@ -154,29 +156,26 @@ function steppedModule(text, url) {
     parts.push(text.slice(done, at), to);
     done = at + from.length;
   }
-  parts.push(text.slice(done), `\n//# sourceURL=${url}`);
-  return parts.join('').replaceAll('import.meta.url', JSON.stringify(url));
+  parts.push(text.slice(done));
+  return parts.join('');
 }
 
 /**
- * `pyodide.asm.mjs`: the Emscripten module factory, handed to loadPyodide as `createPyodideModule`
- * (experimental) so that its settings can be amended (amendedFactory). Read as text and evaluated with its
- * linking and Pyodide's finish in steps, `between()` awaited before its parse; imported as it is where
- * that cannot be (a policy against eval, an unexpected text): the same linking and finish, each in one task.
- * `stepped` says which.
+ * The Emscripten module factory, handed to loadPyodide as `createPyodideModule` (experimental) so that its
+ * settings can be amended (amendedFactory): the build's copy with its linking and Pyodide's finish in steps
+ * (steppedRuntime, at `steppedUrl`), else the site's own `pyodide.asm.mjs`, whose linking and finish each
+ * run in one task. `stepped` says which. The copy finds the runtime's files through Pyodide's `locateFile`,
+ * not its own URL.
  */
-export async function runtimeFactory(indexUrl, between) {
-  const url = indexUrl + 'pyodide.asm.mjs';
-  try {
-    const response = await fetch(url);
-    const body = response.ok ? steppedModule(await response.text(), url) : null;
-    if (body) {
-      await between(); // the text edited in one task, parsed in another
-      return { createModule: new Function(body)(), stepped: true };
+export async function runtimeFactory(indexUrl, steppedUrl) {
+  if (steppedUrl) {
+    try {
+      return { createModule: (await import(/* webpackIgnore: true */ steppedUrl)).default, stepped: true };
+    } catch {
+      // the site's own, below
     }
-  } catch {
-    // imported below, and any failure to load it reported from there
   }
+  const url = indexUrl + 'pyodide.asm.mjs';
   return { createModule: (await import(/* webpackIgnore: true */ url)).default, stepped: false };
 }
 
