@@ -63,7 +63,7 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
   const [{ createModule, stepped }, compiled] = await Promise.all([parts.factory, parts.dynlibs]);
   await yieldToPage(); // the factory's first run: not in the task that imported it
   if (makeSnapshot && !stepped) {
-    throw new Error('the build made no copy of pyodide.asm.mjs with its linking in steps');
+    throw new Error(`Pyodide ${setup.version}'s module could not be run with its linking in steps`);
   }
   let preRunError;
   let initial = null;
@@ -118,9 +118,13 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
 
 const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => assetsUrl + name);
 
-// Pyodide's module factory, as the build's copy with its linking in steps where it made one.
-const steppedFactory = site =>
-  runtimeFactory(site.indexUrl, site.manifest.steppedRuntime && versioned(site, site.manifest.steppedRuntime));
+// Pyodide's module factory with its linking in steps: the build's copy where the host sends text compressed.
+const steppedFactory = ({ manifest, textCompressed, ...site }) =>
+  runtimeFactory(
+    site.indexUrl,
+    manifest.steppedRuntime && textCompressed && versioned({ manifest, ...site }, manifest.steppedRuntime),
+    yieldToPage
+  );
 
 async function plainBoot(setup) {
   const { pyodide } = await loadInterpreter(setup);

@@ -83,13 +83,16 @@ function createStatusItem(app, statusBar) {
 function beginBoot(allowSnapshot) {
   const begun = (async () => {
     const assets = assetsUrl();
-    const [manifest, pyodide] = await Promise.all([
+    const [{ manifest, textCompressed }, pyodide] = await Promise.all([
       // Revalidated on every load: after a redeploy it names the new build's files (see docs/deploy.md).
-      fetch(assets + 'manifest.json', { cache: 'no-cache' }).then(response => response.json()),
+      fetch(assets + 'manifest.json', { cache: 'no-cache' }).then(async response => ({
+        manifest: await response.json(),
+        textCompressed: !!response.headers.get('Content-Encoding') // the host compresses text (boot.mjs)
+      })),
       kernelPyodide()
     ]);
     const { beginStart } = await import(/* webpackIgnore: true */ `${assets}boot.mjs?v=${manifest.build}`);
-    const site = { ...pyodide, assetsUrl: assets, manifest };
+    const site = { ...pyodide, assetsUrl: assets, manifest, textCompressed };
     const beginAgain = () => beginStart(site, { allowSnapshot });
     return { site, start: beginAgain(), beginAgain };
   })();

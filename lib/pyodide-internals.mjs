@@ -116,7 +116,7 @@ const STEPPED_LINKING = [
   // The factory in parentheses: compiled whole with the module, not again at its first call.
   ['async function _createPyodideModule(moduleArg={}){',
     'const _createPyodideModule=(async function _createPyodideModule(moduleArg={}){'],
-  ['return moduleRtn}export default _createPyodideModule;', 'return moduleRtn});export default _createPyodideModule;']
+  ['return moduleRtn}', 'return moduleRtn});']
 ];
 
 // Pyodide's finish of the interpreter (`API.finalizeBootstrap`) is one call: its JS state put back, then a
@@ -138,20 +138,21 @@ const STEPPED_FINISH = [
   ].map(anchor => [anchor, anchor + turn + anchor.at(-1)])
 ];
 
-/** Build time: the text of `pyodide.asm.mjs` (an ES module) with its linking and Pyodide's finish in steps;
- * null when the text is not the one these edits were written for (each edit's text found once). The page
- * imports the copy the build made (runtimeFactory): parsed off its thread, and kept in the browser's code
- * cache. Made in one join: a string edited piece by piece is copied whole at every search. */
-export function steppedRuntime(text) {
-  const edits = [...STEPPED_LINKING, ...STEPPED_FINISH].map(([from, to]) => [text.indexOf(from), from, to]);
-  if (edits.some(([at, from]) => at < 0 || text.lastIndexOf(from) !== at)) {
+// The module's last statement, and what ends the same text run as a function body.
+const EXPORT = ['export default _createPyodideModule;', 'return _createPyodideModule;'];
+
+// `text` with `edits` ([from, to] pairs) made; null when an edit's text is not found exactly once, or two
+// overlap. Made in one join: a string edited piece by piece is copied whole at every search.
+function edited(text, edits) {
+  const found = edits.map(([from, to]) => [text.indexOf(from), from, to]);
+  if (found.some(([at, from]) => at < 0 || text.lastIndexOf(from) !== at)) {
     return null;
   }
   const parts = [];
   let done = 0;
-  for (const [at, from, to] of edits.sort(([a], [b]) => a - b)) {
+  for (const [at, from, to] of found.sort(([a], [b]) => a - b)) {
     if (at < done) {
-      return null; // two edits' texts overlap
+      return null;
     }
     parts.push(text.slice(done, at), to);
     done = at + from.length;
@@ -160,14 +161,21 @@ export function steppedRuntime(text) {
   return parts.join('');
 }
 
+/** The text of `pyodide.asm.mjs` (an ES module) with its linking and Pyodide's finish in steps; null when
+ * the text is not the one these edits were written for. The build ships it (`manifest.steppedRuntime`). */
+export const steppedRuntime = text => edited(text, [...STEPPED_LINKING, ...STEPPED_FINISH]);
+
 /**
  * The Emscripten module factory, handed to loadPyodide as `createPyodideModule` (experimental) so that its
- * settings can be amended (amendedFactory): the build's copy with its linking and Pyodide's finish in steps
- * (steppedRuntime, at `steppedUrl`), else the site's own `pyodide.asm.mjs`, whose linking and finish each
- * run in one task. `stepped` says which. The copy finds the runtime's files through Pyodide's `locateFile`,
- * not its own URL.
+ * settings can be amended (amendedFactory), with its linking and Pyodide's finish in steps (`stepped`):
+ * - `steppedUrl` given (a host that sends text compressed, where it costs a fifth of its 1.2 MB): the build's
+ *   copy, imported, so the browser parses it off the page's thread and keeps its code for the next visit;
+ * - else, or where the copy does not load: the site's own `pyodide.asm.mjs` (the kernel's download),
+ *   edited here and evaluated as a function body, `between()` awaited before its parse;
+ * - where that cannot be (a policy against eval, an unexpected text): the site's own, imported as it is,
+ *   its linking and finish each in one task (`stepped` false).
  */
-export async function runtimeFactory(indexUrl, steppedUrl) {
+export async function runtimeFactory(indexUrl, steppedUrl, between) {
   if (steppedUrl) {
     try {
       return { createModule: (await import(/* webpackIgnore: true */ steppedUrl)).default, stepped: true };
@@ -176,6 +184,19 @@ export async function runtimeFactory(indexUrl, steppedUrl) {
     }
   }
   const url = indexUrl + 'pyodide.asm.mjs';
+  try {
+    const response = await fetch(url);
+    const text = response.ok ? await response.text() : '';
+    const body = edited(text, [...STEPPED_LINKING, ...STEPPED_FINISH, EXPORT]);
+    if (body) {
+      await between(); // the text edited in one task, parsed in another
+      // `import.meta` is a module's only: the copy's own URL, which it names only where Pyodide's `locateFile` is missing.
+      const source = `"use strict";${body.replaceAll('import.meta.url', JSON.stringify(url))}\n//# sourceURL=${url}`;
+      return { createModule: new Function(source)(), stepped: true };
+    }
+  } catch {
+    // imported below, and any failure to load it reported from there
+  }
   return { createModule: (await import(/* webpackIgnore: true */ url)).default, stepped: false };
 }
 

@@ -86,6 +86,9 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         assert page.inner_text(".jp-webmcp-status") == f"WebMCP: ready ({len(DEFAULT_TOOLS)} tools; snapshot start)"
         # The runtime was linked in steps, each in a task of its own (the page's longest tasks were the linking).
         assert page.evaluate("() => performance.getEntriesByName('webmcp:stage:linked-in-steps').length") == 1
+        # This host compresses text: the module with those steps is the build's copy, not the site's own edited.
+        assert [url for url in requests if "/static/bridge/pyodide.asm.stepped.mjs?" in url], requests
+        assert not [url for url in requests if url.split("?")[0].endswith("/static/pyodide/pyodide.asm.mjs")]
         assert_tools_work(page)
         manifest = json.loads(MANIFEST.read_text())
         large = [manifest["snapshot"]["file"], manifest["files"], manifest["stdlib"], "pyodide.asm.wasm",
@@ -106,6 +109,28 @@ def test_a_normal_load_restores_the_snapshot_and_its_reload_reads_the_large_file
         # which would ask for the runtime and the standard library it shares, from the browser's HTTP cache).
         fetched = [url for url in requests if "/static/bridge/" in url or "/static/pyodide/" in url]
         assert fetched and not [url for url in fetched if any(name in url for name in large)], fetched
+        assert_tools_work(page)
+    finally:
+        context.close()
+
+
+def test_on_a_host_that_does_not_compress_text_the_restore_steps_the_sites_own_pyodide_module(browser, site_url):
+    """There the build's copy of Pyodide's module would cost 1.2 MB more: the restore edits the site's own (the
+    kernel's download) instead, and still links in steps."""
+    def uncompressed(route):
+        response = route.fetch()
+        dropped = ("content-encoding", "content-length")
+        route.fulfill(status=response.status, body=response.body(),
+                      headers={name: value for name, value in response.headers.items() if name.lower() not in dropped})
+
+    requests = []
+    context, page = open_lab(browser, site_url, route=("**/static/bridge/manifest.json*", uncompressed),
+                             requests=requests)
+    try:
+        assert page.inner_text(READY).endswith("snapshot start)")
+        assert page.evaluate("() => performance.getEntriesByName('webmcp:stage:linked-in-steps').length") == 1
+        assert not [url for url in requests if "pyodide.asm.stepped.mjs" in url], requests
+        assert [url for url in requests if url.split("?")[0].endswith("/static/pyodide/pyodide.asm.mjs")], requests
         assert_tools_work(page)
     finally:
         context.close()
