@@ -90,29 +90,41 @@ const TURN = 'webmcpTurn';
 const step = run => `await Module["${LINK_STEP}"](${run})`;
 const turn = `await Module["${TURN}"]()`;
 
-/** Exported names whose function-table slots one step of `updateGOT` gives. */
-const GOT_SLICE = 2000;
+/** Symbols one step of the linking walks (merging the exports, giving table slots, resolving the rest). */
+const LINK_SLICE = 2000;
+
+// `run(part)` over `list` (an expression) in parts of LINK_SLICE, each a step: the same calls in the same order.
+const sliced = (list, run) =>
+  `for(let at=0;at<${list}.length;at+=${LINK_SLICE}){${step(`()=>${run}(${list}.slice(at,at+${LINK_SLICE}))`)}}`;
 
 // Emscripten's linking of the runtime (`receiveInstance`) is one call: it merges the runtime's 8,560 exports
-// into the imports of modules linked later, wraps some of them, gives each exported function a slot in the
-// function table and a global (`updateGOT`, after mapping the table's functions to their slots), then
-// resolves what is still undefined, wrapping every JS function the table needs (`loadDylibs` with no
-// library to load: `reportUndefinedSymbols`). Made async, each of those a step, `updateGOT` over
-// GOT_SLICE names at a time (given their list, it walks them instead of the object's keys, in the same
-// order), and a turn for the page after them: the same operations in the same order, so the function
-// table's layout, which a snapshot's pointers depend on, is the one its maker had.
+// into the imports of modules linked later (`mergeLibSymbols`), wraps some of them, gives each exported
+// function a slot in the function table and a global (`updateGOT`, after mapping the table's functions to
+// their slots), then resolves what is still undefined, wrapping every JS function the table needs
+// (`loadDylibs` with no library to load: `reportUndefinedSymbols`). Made async, each of those a step; the
+// three walks over symbols take the list to walk (by default the one they made), and are run over
+// LINK_SLICE symbols at a time, in the same order; a turn for the page after them: the same operations in
+// the same order, so the function table's layout, which a snapshot's pointers depend on, is the one its
+// maker had.
 const STEPPED_LINKING = [
   ['function receiveInstance(instance,module){', 'async function receiveInstance(instance,module){'],
-  ['mergeLibSymbols(wasmExports,"main");', `${step('()=>mergeLibSymbols(wasmExports,"main")')};`],
+  ['var mergeLibSymbols=(exports,libName)=>{for(var[sym,exp]of Object.entries(exports)){',
+    'var mergeLibSymbols=(exports,libName,entries=Object.entries(exports))=>{for(var[sym,exp]of entries){'],
+  ['mergeLibSymbols(wasmExports,"main");',
+    `var webmcpExports=Object.entries(wasmExports);${sliced('webmcpExports', '(part=>mergeLibSymbols(wasmExports,"main",part))')}`],
   ['wasmExports=applySignatureConversions(wasmExports);assignWasmExports(wasmExports);',
     `wasmExports=${step('()=>applySignatureConversions(wasmExports)')};${step('()=>assignWasmExports(wasmExports)')};`],
   ['var updateGOT=(exports,replace)=>{for(var symName in exports){',
     'var updateGOT=(exports,replace,names=Object.keys(exports))=>{for(var symName of names){'],
+  ['var reportUndefinedSymbols=()=>{for(var[symName,entry]of Object.entries(GOT)){',
+    'var reportUndefinedSymbols=(entries=Object.entries(GOT))=>{for(var[symName,entry]of entries){'],
   ['updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}',
     `${step('()=>getFunctionAddress(null)')};var names=Object.keys(origExports);` +
-    `for(let at=0;at<names.length;at+=${GOT_SLICE}){` +
-    `${step(`()=>updateGOT(origExports,undefined,names.slice(at,at+${GOT_SLICE}))`)}}` +
-    `${step('()=>{LDSO.init();loadDylibs()}')};updateMemoryViews();${turn};return wasmExports}`],
+    `${sliced('names', '(part=>updateGOT(origExports,undefined,part))')}` +
+    // loadDylibs with no library to load is reportUndefinedSymbols; with some, it goes on unawaited, as it did
+    `${step('()=>LDSO.init()')};if(dynamicLibraries.length){${step('()=>{loadDylibs()}')}}` +
+    `else{var webmcpGot=Object.entries(GOT);${sliced('webmcpGot', 'reportUndefinedSymbols')}}` +
+    `updateMemoryViews();${turn};return wasmExports}`],
   // The factory in parentheses: compiled whole with the module, not again at its first call.
   ['async function _createPyodideModule(moduleArg={}){',
     'const _createPyodideModule=(async function _createPyodideModule(moduleArg={}){'],
