@@ -273,12 +273,13 @@ function compilingEachWrapperOnce(link) {
 
 /**
  * The runtime's memory as its instantiation left it (`exports.memory`, before Emscripten runs any of its
- * code): its data segments, copied up to the last word that is not zero below `__heap_base`. Every instance
- * of the same runtime starts with these very bytes.
+ * code): its data segments, copied up to the last word that is not zero below the stack (`__stack_low`;
+ * the 10 MiB of stack up to `__heap_base` start as zeros, and reading them took 20-30 ms of the page's
+ * thread). Every instance of the same runtime starts with these very bytes.
  */
 export function initialMemory(instance) {
-  const { memory, __heap_base: heapBase } = instance.exports;
-  const words = new Int32Array(memory.buffer, 0, Math.floor(heapBase.value / 4));
+  const { memory, __stack_low: stackLow, __heap_base: heapBase } = instance.exports;
+  const words = new Int32Array(memory.buffer, 0, Math.floor((stackLow ?? heapBase).value / 4));
   let end = words.length;
   while (end > 0 && words[end - 1] === 0) {
     end--;
