@@ -119,12 +119,10 @@ async function loadInterpreter(setup, { restore, makeSnapshot } = {}) {
 const wheelUrls = ({ assetsUrl, manifest }) => manifest.wheels.map(name => assetsUrl + name);
 
 // Pyodide's module factory with its linking in steps: the build's copy where the host sends text compressed.
-const steppedFactory = ({ manifest, textCompressed, ...site }) =>
-  runtimeFactory(
-    site.indexUrl,
-    manifest.steppedRuntime && textCompressed && versioned({ manifest, ...site }, manifest.steppedRuntime),
-    yieldToPage
-  );
+const steppedFactory = site => {
+  const { steppedRuntime } = site.manifest;
+  return runtimeFactory(site.indexUrl, steppedRuntime && site.textCompressed && versioned(site, steppedRuntime), yieldToPage);
+};
 
 async function plainBoot(setup) {
   const { pyodide } = await loadInterpreter(setup);

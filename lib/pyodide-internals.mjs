@@ -93,9 +93,10 @@ const turn = `await Module["${TURN}"]()`;
 /** Symbols one step of the linking walks (merging the exports, giving table slots, resolving the rest). */
 const LINK_SLICE = 2000;
 
-// `run(part)` over `list` (an expression) in parts of LINK_SLICE, each a step: the same calls in the same order.
-const sliced = (list, run) =>
-  `for(let at=0;at<${list}.length;at+=${LINK_SLICE}){${step(`()=>${run}(${list}.slice(at,at+${LINK_SLICE}))`)}}`;
+// `call(part)` (the text of a call) over the array `list` in parts of LINK_SLICE, each a step: the same calls
+// in the same order.
+const sliced = (list, call) =>
+  `for(let at=0;at<${list}.length;at+=${LINK_SLICE}){${step(`()=>${call(`${list}.slice(at,at+${LINK_SLICE})`)}`)}}`;
 
 // Emscripten's linking of the runtime (`receiveInstance`) is one call: it merges the runtime's 8,560 exports
 // into the imports of modules linked later (`mergeLibSymbols`), wraps some of them, gives each exported
@@ -111,7 +112,7 @@ const STEPPED_LINKING = [
   ['var mergeLibSymbols=(exports,libName)=>{for(var[sym,exp]of Object.entries(exports)){',
     'var mergeLibSymbols=(exports,libName,entries=Object.entries(exports))=>{for(var[sym,exp]of entries){'],
   ['mergeLibSymbols(wasmExports,"main");',
-    `var webmcpExports=Object.entries(wasmExports);${sliced('webmcpExports', '(part=>mergeLibSymbols(wasmExports,"main",part))')}`],
+    `var webmcpExports=Object.entries(wasmExports);${sliced('webmcpExports', part => `mergeLibSymbols(wasmExports,"main",${part})`)}`],
   ['wasmExports=applySignatureConversions(wasmExports);assignWasmExports(wasmExports);',
     `wasmExports=${step('()=>applySignatureConversions(wasmExports)')};${step('()=>assignWasmExports(wasmExports)')};`],
   ['var updateGOT=(exports,replace)=>{for(var symName in exports){',
@@ -120,10 +121,10 @@ const STEPPED_LINKING = [
     'var reportUndefinedSymbols=(entries=Object.entries(GOT))=>{for(var[symName,entry]of entries){'],
   ['updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}',
     `${step('()=>getFunctionAddress(null)')};var names=Object.keys(origExports);` +
-    `${sliced('names', '(part=>updateGOT(origExports,undefined,part))')}` +
+    `${sliced('names', part => `updateGOT(origExports,undefined,${part})`)}` +
     // loadDylibs with no library to load is reportUndefinedSymbols; with some, it goes on unawaited, as it did
     `${step('()=>LDSO.init()')};if(dynamicLibraries.length){${step('()=>{loadDylibs()}')}}` +
-    `else{var webmcpGot=Object.entries(GOT);${sliced('webmcpGot', 'reportUndefinedSymbols')}}` +
+    `else{var webmcpGot=Object.entries(GOT);${sliced('webmcpGot', part => `reportUndefinedSymbols(${part})`)}}` +
     `updateMemoryViews();${turn};return wasmExports}`],
   // The factory in parentheses: compiled whole with the module, not again at its first call.
   ['async function _createPyodideModule(moduleArg={}){',
@@ -202,7 +203,7 @@ export async function runtimeFactory(indexUrl, steppedUrl, between) {
     const body = edited(text, [...STEPPED_LINKING, ...STEPPED_FINISH, EXPORT]);
     if (body) {
       await between(); // the text edited in one task, parsed in another
-      // `import.meta` is a module's only: the copy's own URL, which it names only where Pyodide's `locateFile` is missing.
+      // `import.meta` is a module's only: it stands for the module's URL, used only where Pyodide's `locateFile` is missing.
       const source = `"use strict";${body.replaceAll('import.meta.url', JSON.stringify(url))}\n//# sourceURL=${url}`;
       return { createModule: new Function(source)(), stepped: true };
     }
@@ -278,8 +279,8 @@ function compilingEachWrapperOnce(link) {
  * thread). Every instance of the same runtime starts with these very bytes.
  */
 export function initialMemory(instance) {
-  const { memory, __stack_low: stackLow, __heap_base: heapBase } = instance.exports;
-  const words = new Int32Array(memory.buffer, 0, Math.floor((stackLow ?? heapBase).value / 4));
+  const { memory, __stack_low: stackLow } = instance.exports;
+  const words = new Int32Array(memory.buffer, 0, Math.floor(stackLow.value / 4));
   let end = words.length;
   while (end > 0 && words[end - 1] === 0) {
     end--;
