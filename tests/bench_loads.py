@@ -22,8 +22,8 @@ from tests.waiting import KERNEL_IDLE, wait_until
 MIB = 2**20
 
 # Records when app.restored settles (JupyterLite exposes the app early, as window.jupyterapp), when each
-# WebMCP tool appears in the browser's own list and when each name first does (polled every 10 ms until the
-# load is measured; `seen`, by name, in ms from the page's navigation), and when a
+# WebMCP tool appears in the browser's own list and when each name first does (polled every 10 ms until its
+# tools are listed and the first call answered; `seen`, by name, in ms from the page's navigation), and when a
 # jupyter_get_context made as soon as it is listed is answered (a tool listed before it can serve waits),
 # the same way for any extension and without touching the browser's WebMCP API.
 LOAD_RECORDER = """(() => {
@@ -54,6 +54,17 @@ LOAD_RECORDER = """(() => {
     };
     if (webmcp) count();
 })()"""
+
+# A fresh Chromium window preloads its omnibox popup, a WebUI page of its own: 0.6 s of a core during the first
+# page load in each new browser, which a visitor's browser, open long before, spent long before. Turned off for
+# every site alike. A --disable-features flag replaces Playwright's own list (1.65's, repeated here).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints",
+    "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch")
+BROWSER_START_WEBUI = ("PreloadTopChromeWebUI", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+LOAD_FLAGS = [*CHROMIUM_FLAGS, "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + BROWSER_START_WEBUI)]
 
 # DevTools network emulation: a 20 Mbit/s link with 40 ms latency.
 SLOW_LINK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
@@ -94,12 +105,12 @@ def browser_page(playwright, chromium: str, private: bool = False, link: dict = 
     browser = None
     try:
         if private:
-            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+            browser = playwright.chromium.launch(executable_path=chromium, args=LOAD_FLAGS)
             context = browser.new_context()
             page = context.new_page()
         else:
             context = playwright.chromium.launch_persistent_context(profile, executable_path=chromium,
-                                                                    args=CHROMIUM_FLAGS, headless=True)
+                                                                    args=LOAD_FLAGS, headless=True)
             page = context.pages[0] if context.pages else context.new_page()
         context.add_init_script(LOAD_RECORDER)
         if link:
@@ -112,6 +123,23 @@ def browser_page(playwright, chromium: str, private: bool = False, link: dict = 
         if browser:
             browser.close()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+# The site's Pyodide loaded on the page as it is, nothing imported: what any Python on the page's main thread
+# costs in memory, whatever runs in it.
+BARE_PYODIDE = """async indexURL => {
+    const {loadPyodide} = await import(indexURL + 'pyodide.mjs');
+    window.__barePyodide = await loadPyodide({indexURL});
+    window.__barePyodide.runPython('1 + 1');
+}"""
+
+
+def bare_pyodide_mib(page, index_url: str) -> float:
+    """The JS heap and array buffers a bare Pyodide adds to the page (MiB, after a full collection each side)."""
+    before = memory_after_gc(page)
+    page.evaluate(BARE_PYODIDE, index_url)
+    after = memory_after_gc(page)
+    return sum(after[key] - before[key] for key in ("jsHeapMiB", "arrayBuffersMiB"))
 
 
 def load(page, site, reload: bool, trace: bool = True, memory: bool = True, listed: tuple[str, ...] = ()) -> dict:
@@ -127,12 +155,14 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True, list
     if site.tools:
         page.wait_for_function(f"() => window.__bench.registered.length >= {site.tools}", timeout=30_000, polling=50)
         page.wait_for_function("() => window.__bench.answeredAt !== null", timeout=60_000, polling=50)
-    page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=50)
-    kernel_idle = page.evaluate("() => performance.now()")
     if listed:
         page.wait_for_function(f"() => {json.dumps(listed)}.every(name => name in window.__bench.seen)",
                                timeout=120_000, polling=50)
-    recorded = page.evaluate("() => { window.__bench.stop = true; return window.__bench; }")
+    # The recorder's polling of the tools' list stops: it is work of the page's thread that no visitor has.
+    page.evaluate("() => { window.__bench.stop = true; }")
+    page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=50)
+    kernel_idle = page.evaluate("() => performance.now()")
+    recorded = page.evaluate("() => window.__bench")
     marks = page.evaluate(
         "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))")
     figures = {"appRestoredMs": recorded["restoredAt"], "kernelIdleMs": kernel_idle}

@@ -9,7 +9,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from bench_loads import SLOW_LINK, browser_page, load
+from bench_loads import SLOW_LINK, bare_pyodide_mib, browser_page, load
 from hostclients import SAVE_NOTEBOOK, wait_until_a_change_on_disk_would_show
 from jupyterlite_pyodide_webmcp.site_server import SiteServer
 
@@ -29,6 +29,7 @@ class Site:
     ready: str  # a page function that turns true once the extension has started (or stays off)
     own_urls: tuple  # script URLs whose main-thread tasks are the extension's own
     own_events: tuple = field(default=())
+    pyodide_floor: bool = False  # after its loads, a bare Pyodide loaded on its page (bench_loads.bare_pyodide_mib)
 
     @property
     def url(self) -> str:
@@ -41,7 +42,7 @@ def bridge_sites(server: SiteServer, tools: int) -> tuple[Site, Site]:
     ready = f"() => !!document.querySelector({json.dumps(SETTLED)})"
     return (
         Site("bridge", server, "", tools, ready, own, events),
-        Site("bridge off", server, "&webmcp=off", 0, ready, own, events),
+        Site("bridge off", server, "&webmcp=off", 0, ready, own, events, pyodide_floor=True),
     )
 
 
@@ -57,6 +58,7 @@ def median(values: list) -> float:
 # A first visit, its reload, and a later visit: the browser keeps the WebAssembly code a page compiled and
 # ran (its code cache) once it has run for a while, so a second reload no longer compiles it on first call.
 LOAD_KINDS = ("cold", "warm", "return")
+PYODIDE_FOLDER = "/static/pyodide/"  # the demo site's Pyodide, from its root
 
 
 def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> tuple[dict, dict]:
@@ -74,6 +76,8 @@ def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> tu
                     if kind == "cold":
                         profiles[site.label].update({what: ms / runs for what, ms in profile.items()})
                     loads[(site.label, kind)].append(figures)
+                if site.pyodide_floor:
+                    figures["barePyodideMiB"] = bare_pyodide_mib(page, site.url.split("/lab/")[0] + PYODIDE_FOLDER)
     return loads, {label: dict(costs) for label, costs in profiles.items()}
 
 
@@ -298,6 +302,9 @@ def side_by_side_rows(result: dict) -> list[dict]:
         load_median(loads, reference, "cold", "wasmCodeMiB"), "MiB")
     row("JS heap + array buffers after GC", memory_median(loads, bridge), memory_median(loads, reference), "MiB",
         ("extra", 35))
+    # The floor under that figure: a bare Pyodide on the lab's page, the bridge off, beside the bridge's share.
+    row("the same, added by a bare Pyodide on the page (the floor)",
+        load_median(loads, "bridge off", "return", "barePyodideMiB"), None, "MiB")
     row("bytes served, cold load", load_median(loads, bridge, "cold", "servedMiB"),
         load_median(loads, reference, "cold", "servedMiB"), "MiB", ("extra", 8))
     row("bytes served, warm reload", load_median(loads, bridge, "warm", "servedMiB"),

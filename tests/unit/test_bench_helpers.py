@@ -18,6 +18,7 @@ from tests.measure import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's modules import each other by name
+from bench_loads import LOAD_FLAGS, PLAYWRIGHT_DISABLED_FEATURES  # noqa: E402
 from bench_profile import child_costs, described  # noqa: E402
 from bench_sites import verdict  # noqa: E402
 
@@ -140,3 +141,20 @@ def test_native_memory_sums_array_buffer_bytes_and_wasm_code_from_a_heap_snapsho
     assert native_memory(snapshot) == {"arrayBuffersMiB": 4.0, "wasmCodeMiB": 0.5}
     assert node_sizes(snapshot, ARRAY_BUFFER_DATA) == [3 * 2**20, 2**20]
     assert node_sizes(snapshot, "absent") == []
+
+
+def playwrights_disabled_features() -> set[str]:
+    """The features Playwright's Chromium launch turns off (chromiumSwitches.ts in its bundled driver)."""
+    import playwright
+
+    bundle = (Path(playwright.__file__).parent / "driver/package/lib/coreBundle.js").read_text()
+    start = bundle.index("disabledFeatures = [")
+    listed = bundle[start:bundle.index("].filter(Boolean)", start)]
+    return {line.strip().strip('",') for line in listed.splitlines()[1:] if line.strip().startswith('"')}
+
+
+def test_the_loads_flags_keep_every_feature_playwright_turns_off_on_linux():
+    # The loads pass a --disable-features of their own, which replaces Playwright's: its list is repeated there.
+    theirs = {name for name in playwrights_disabled_features() if not name.startswith("ms")}  # "ms": Edge's
+    assert set(PLAYWRIGHT_DISABLED_FEATURES) == theirs
+    assert sum(flag.startswith("--disable-features=") for flag in LOAD_FLAGS) == 1
