@@ -151,6 +151,8 @@ const STEPPED_FINISH = [
   ].map(anchor => [anchor, anchor + turn + anchor.at(-1)])
 ];
 
+const STEPPED = [...STEPPED_LINKING, ...STEPPED_FINISH];
+
 // The module's last statement, and what ends the same text run as a function body.
 const EXPORT = ['export default _createPyodideModule;', 'return _createPyodideModule;'];
 
@@ -176,7 +178,7 @@ function edited(text, edits) {
 
 /** The text of `pyodide.asm.mjs` (an ES module) with its linking and Pyodide's finish in steps; null when
  * the text is not the one these edits were written for. The build ships it (`manifest.steppedRuntime`). */
-export const steppedRuntime = text => edited(text, [...STEPPED_LINKING, ...STEPPED_FINISH]);
+export const steppedRuntime = text => edited(text, STEPPED);
 
 /**
  * The Emscripten module factory, handed to loadPyodide as `createPyodideModule` (experimental) so that its
@@ -200,7 +202,7 @@ export async function runtimeFactory(indexUrl, steppedUrl, between) {
   try {
     const response = await fetch(url);
     const text = response.ok ? await response.text() : '';
-    const body = edited(text, [...STEPPED_LINKING, ...STEPPED_FINISH, EXPORT]);
+    const body = edited(text, [...STEPPED, EXPORT]);
     if (body) {
       await between(); // the text edited in one task, parsed in another
       // `import.meta` is a module's only: it stands for the module's URL, used only where Pyodide's `locateFile` is missing.

@@ -129,7 +129,7 @@ def browser_page(playwright, chromium: str, private: bool = False, link: dict = 
 # costs in memory, whatever runs in it.
 BARE_PYODIDE = """async indexURL => {
     const {loadPyodide} = await import(indexURL + 'pyodide.mjs');
-    window.__barePyodide = await loadPyodide({indexURL});
+    window.__barePyodide = await loadPyodide({indexURL}); // held, so that the collection after keeps it
     window.__barePyodide.runPython('1 + 1');
 }"""
 

@@ -76,7 +76,7 @@ def measure_loads(playwright, chromium: str, sites: list[Site], runs: int) -> tu
                     if kind == "cold":
                         profiles[site.label].update({what: ms / runs for what, ms in profile.items()})
                     loads[(site.label, kind)].append(figures)
-                if site.pyodide_floor:
+                if site.pyodide_floor:  # on the page of its last load, with that load's figures
                     figures["barePyodideMiB"] = bare_pyodide_mib(page, site.url.split("/lab/")[0] + PYODIDE_FOLDER)
     return loads, {label: dict(costs) for label, costs in profiles.items()}
 
