@@ -185,6 +185,7 @@ async function startLoaded({ setup, fallback, restore }) {
   if (restore) {
     try {
       const pyodide = await snapshotBoot(setup, await restore);
+      await yieldToPage(); // the files written back in one task, the bridge imported in another
       const bridge = pyodide.pyimport(setup.manifest.module);
       bridge.reseed();
       finishOffload(); // the copies it began kept

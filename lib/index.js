@@ -146,15 +146,15 @@ async function boot(handoff, begun, settingsLoaded) {
   }
 }
 
-// Runs Python's start, a generator, one step per task with the page's turn between them; resolves once what
-// it returns (an awaitable) has.
+// Runs Python's start, a generator, one step per task with the page's turn before each (the first not in the
+// task that imported the bridge); resolves once what it returns (an awaitable) has.
 async function inSteps(steps, turn) {
   try {
-    let step = steps.next();
-    while (!step.done) {
+    let step;
+    do {
       await turn();
       step = steps.next();
-    }
+    } while (!step.done);
     const rest = step.value;
     try {
       await rest;

@@ -91,7 +91,7 @@ const step = run => `await Module["${LINK_STEP}"](${run})`;
 const turn = `await Module["${TURN}"]()`;
 
 /** Symbols one step of the linking walks (merging the exports, giving table slots, resolving the rest). */
-const LINK_SLICE = 2000;
+const LINK_SLICE = 1000;
 
 // `call(part)` (the text of a call) over the array `list` in parts of LINK_SLICE, each a step: the same calls
 // in the same order.
@@ -151,7 +151,13 @@ const STEPPED_FINISH = [
   ].map(anchor => [anchor, anchor + turn + anchor.at(-1)])
 ];
 
-const STEPPED = [...STEPPED_LINKING, ...STEPPED_FINISH];
+// The factory's first run, up to the runtime's instantiation, is one task of 30-60 ms on a first visit
+// (Emscripten's file system set up, the functions it calls compiled on their first call): a turn for the
+// page before its file system is set up, and before the runtime's imports are gathered.
+const STEPPED_FACTORY = ['registerWasmPlugin();FS.createPreloadedFile=', 'var wasmImports={']
+  .map(anchor => [anchor, `${turn};${anchor}`]);
+
+const STEPPED = [...STEPPED_FACTORY, ...STEPPED_LINKING, ...STEPPED_FINISH];
 
 // The module's last statement, and what ends the same text run as a function body.
 const EXPORT = ['export default _createPyodideModule;', 'return _createPyodideModule;'];

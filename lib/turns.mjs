@@ -1,7 +1,7 @@
 // Giving the page its turn: the start's long steps run in tasks of their own, so the lab's own work (a
 // click, a render) is never held up behind a run of them.
 
-const TASK_SLICE_MS = 40;
+const TASK_SLICE_MS = 25;
 
 /** Resolves in a later task (scheduler.yield where the browser has it). */
 export const yieldToPage = () =>

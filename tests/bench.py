@@ -446,7 +446,7 @@ PER_LOAD = {"longestOwnTaskRan", "stagesMs"}  # printed below the table, not sum
 # The bridge's start, stage by stage (User Timing marks), in the order it usually reaches them.
 STAGES = ("stage:started-early", "activated", "stage:restoring", "stage:runtime-compiled", "stage:dynlibs-compiled",
           "stage:snapshot-inflated", "stage:restored", "stage:imported", "stage:serving", "stage:lab",
-          "stage:watching", "stage:adopted", "ready")
+          "stage:views", "stage:watching", "stage:adopted", "ready")
 
 
 def print_stages(loads: dict) -> None:

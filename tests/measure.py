@@ -110,22 +110,26 @@ def own_frame(frames: tuple[Frame, ...], own_urls: tuple) -> Frame | None:
 
 def is_own(task: dict, children: list[dict], own_urls: tuple = BRIDGE_URLS, own_events: tuple = BRIDGE_EVENTS,
            stacks: list[tuple[Frame, ...]] = ()) -> bool:
-    """Whether a task is the extension's: it runs the extension's script (or Pyodide's), compiles wasm or
-    inflates a stream (by default: the lab itself does none of these on the main thread; another
-    extension, the benchmark's reference, passes its own script URLs and no events), or the profiler
-    found the extension's code (`own_urls`) on the stack in at least half of the samples that ran a script:
-    Pyodide's start runs in microtasks that no trace event ties to a script. Loading an extension's script
-    claims a task only when it takes half of it: the lab's script loads evaluate each extension's entry in
-    passing."""
-    loading = 0
+    """Whether a task is the extension's: it compiles wasm or inflates a stream (`own_events`: by default,
+    the lab itself does neither on the main thread; another extension, the benchmark's reference, passes
+    none); else, where the profiler sampled it, the extension's code (`own_urls`) is on the stack in at
+    least half of the samples that ran a script (Pyodide's start runs in microtasks that no trace event
+    ties to a script, and the lab runs its plugins' activation in the microtasks that end the evaluation
+    of the last extension's script); else it runs the extension's script, or loading one takes half of it
+    (the lab's script loads evaluate each extension's entry in passing)."""
+    loading, named = 0, False
     for event in children:
-        if (own_events and event["name"].startswith(own_events)) or any(part in event_url(event) for part in own_urls):
-            if event["name"] not in SCRIPT_LOADING:
-                return True
-            loading += event.get("dur", 0)
+        if own_events and event["name"].startswith(own_events):
+            return True
+        if any(part in event_url(event) for part in own_urls):
+            if event["name"] in SCRIPT_LOADING:
+                loading += event.get("dur", 0)
+            else:
+                named = True
     scripted = [frames for frames in stacks if frames]
-    own = sum(1 for frames in scripted if own_frame(frames, own_urls))
-    return loading * 2 >= task.get("dur", 0) > 0 or (own > 0 and own * 2 >= len(scripted))
+    if scripted:
+        return sum(1 for frames in scripted if own_frame(frames, own_urls)) * 2 >= len(scripted)
+    return named or loading * 2 >= task.get("dur", 0) > 0
 
 
 def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,

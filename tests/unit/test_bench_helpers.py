@@ -97,6 +97,26 @@ def test_a_task_that_runs_mostly_the_extensions_code_is_its_own_though_no_event_
     assert described(children, stacks, ("/static/pyodide/",)) == "updateGOT (pyodide.asm.mjs)"
 
 
+def test_an_extensions_script_load_is_its_own_task_only_where_the_samples_say_so():
+    """The lab activates its plugins in the microtasks run as the last extension's script ends."""
+    extension = "http://h/extensions/jupyterlite-webmcp/static/266.js"
+
+    def evaluated(ts):
+        return task(ts, 4000, {"name": "EvaluateScript", "ph": "X", "pid": 1, "tid": 2, "ts": ts + 10, "dur": 3900,
+                               "args": {"data": {"url": extension}}},
+                    {"name": "FunctionCall", "ph": "X", "pid": 1, "tid": 2, "ts": ts + 20, "dur": 50,
+                     "args": {"data": {"url": "http://h/extensions/jupyterlite-webmcp/static/remoteEntry.js"}}})
+
+    events = [
+        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}},
+        *evaluated(0), *evaluated(5000),
+        *profile(0, [(1, [("activatePlugin", LAB)]), (2, [("insertWidget", LAB)]), (3, [("e.exports", extension)]),
+                     (6, [("updateGOT", PYODIDE)]), (7, [("addFunction", PYODIDE)]), (8, [("render", LAB)])]),
+    ]
+    trace = json.dumps({"traceEvents": events}).encode()
+    assert main_thread_tasks(trace, ("/jupyterlite-webmcp/", "/static/pyodide/")) == [(4.0, False), (4.0, True)]
+
+
 @pytest.mark.parametrize(
     "target, bridge, reference, expected",
     [

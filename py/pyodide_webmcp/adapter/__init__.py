@@ -73,10 +73,12 @@ def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> Generator[None, Non
     settings = SettingsWatcher(host.settings)
     work = AgentWork()
     lab = PageLab(host, calls, settings, work)
+    _stage("lab")
+    yield  # what serves calls, the human's views and what they follow in steps of their own (one took 0.3 s cold)
     human = HumanSide(lab.page, lab, work, js_value(host.fileBrowser))
     lab.notebook_services.events.on(human.opened, human.changed, human.reviewed, human.saved, human.closed)
-    _stage("lab")
-    yield  # the views and what serves calls in two steps (together they held the main thread for 0.3 s cold)
+    _stage("views")
+    yield
     lab.human_edits.watch_all(host.tracker)
     HumanSaves(lab.notebook_services, host.tracker).watch(host.app.commands)
     if js_value(host.modelContext) is None:  # a browser without WebMCP: the human's controls only
@@ -134,10 +136,11 @@ def serve(host: Host, toolbox: Toolbox, catalog: Catalog) -> Generator[None, Non
     installing = Installing(site_tools)
     registrations = Registrations(host.modelContext, catalog, descriptor)
     registrations.adopt(prelisted, execute_for, installing.names)
-    if prelisted is not None:
-        prelisted.release()  # the calls that waited for Python are served now, not once every tool is listed
     _stage("adopted")
-    yield  # the calls released run first
+    if prelisted is not None:
+        yield  # the tools taken over in one task, the calls that waited run in the next
+        prelisted.release()  # served now, not once every tool is listed
+        yield  # the calls released run first
     return _following(host, toolbox, settings, registrations, installing)
 
 
