@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's 
 from bench_loads import LOAD_FLAGS, PLAYWRIGHT_DISABLED_FEATURES  # noqa: E402
 from bench_profile import child_costs, described  # noqa: E402
 from bench_sites import verdict  # noqa: E402
+from bench_without_webmcp import longest_task_since_click  # noqa: E402
 
 
 def task(ts, dur, *children):
@@ -115,6 +116,17 @@ def test_an_extensions_script_load_is_its_own_task_only_where_the_samples_say_so
     ]
     trace = json.dumps({"traceEvents": events}).encode()
     assert main_thread_tasks(trace, ("/jupyterlite-webmcp/", "/static/pyodide/")) == [(4.0, False), (4.0, True)]
+
+
+def test_the_controls_longest_task_counts_from_the_click_on():
+    """The profiler's start, the first script run in a trace begun on a loaded page, is before the click."""
+    click = {"name": "EventDispatch", "ph": "X", "pid": 1, "tid": 2, "ts": 1_000_100, "dur": 200,
+             "args": {"data": {"type": "click"}}}
+    events = [
+        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}},
+        *task(0, 600_000), *task(1_000_000, 40_000, click), *task(1_100_000, 62_000), *task(1_200_000, 5000),
+    ]
+    assert longest_task_since_click(json.dumps({"traceEvents": events}).encode()) == 62.0
 
 
 @pytest.mark.parametrize(
