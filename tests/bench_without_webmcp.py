@@ -65,7 +65,8 @@ def measure_without_webmcp(playwright, chromium: str, site, runs: int) -> dict:
 def longest_task_since_click(trace: bytes) -> float:
     """The longest main-thread task from the one that dispatched the trace's first click on, ms."""
     click = min(event["ts"] for event in json.loads(trace)["traceEvents"]
-                if event.get("name") == "EventDispatch" and event["args"]["data"].get("type") == "click")
+                if event.get("name") == "EventDispatch"
+                and ((event.get("args") or {}).get("data") or {}).get("type") == "click")
     return max(task["dur"] for task, _, _ in task_events(trace) if task["ts"] + task["dur"] >= click) / 1000
 
 
