@@ -441,7 +441,7 @@ def print_boot(result: dict) -> None:
     print_stages(loads)
 
 
-PER_LOAD = {"longestOwnTaskRan", "stagesMs"}  # printed below the table, not summarized in it
+PER_LOAD = {"longestOwnTaskRan", "stagesMs", "traced"}  # printed below the table or in its own rows, not summarized in it
 
 # The bridge's start, stage by stage (User Timing marks), in the order it usually reaches them.
 STAGES = ("stage:started-early", "activated", "stage:restoring", "stage:runtime-compiled", "stage:dynlibs-compiled",

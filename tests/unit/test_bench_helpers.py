@@ -20,7 +20,7 @@ from tests.measure import (
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmark's modules import each other by name
 from bench_loads import LOAD_FLAGS, PLAYWRIGHT_DISABLED_FEATURES  # noqa: E402
 from bench_profile import child_costs, described  # noqa: E402
-from bench_sites import verdict  # noqa: E402
+from bench_sites import verdict, with_untraced_times  # noqa: E402
 from bench_without_webmcp import longest_task_since_click  # noqa: E402
 
 
@@ -190,3 +190,17 @@ def test_the_loads_flags_keep_every_feature_playwright_turns_off_on_linux():
     theirs = {name for name in playwrights_disabled_features() if not name.startswith("ms")}  # "ms": Edge's
     assert set(PLAYWRIGHT_DISABLED_FEATURES) == theirs
     assert sum(flag.startswith("--disable-features=") for flag in LOAD_FLAGS) == 1
+
+
+def test_a_loads_times_come_from_its_untraced_twin_and_its_trace_figures_stay():
+    traced = {"appRestoredMs": 2100, "firstCallAfterRestoredMs": 1300, "stagesMs": {"webmcp:ready": 1200},
+              "longestOwnTaskMs": 55, "servedMiB": 28.6}
+    untraced = {"appRestoredMs": 2000, "firstCallAfterRestoredMs": 400, "stagesMs": {"webmcp:ready": 300},
+                "servedMiB": 0.0}
+    figures = with_untraced_times(traced, untraced)
+    assert figures["appRestoredMs"] == 2000
+    assert figures["firstCallAfterRestoredMs"] == 400
+    assert figures["stagesMs"] == {"webmcp:ready": 300}
+    assert figures["longestOwnTaskMs"] == 55 and figures["servedMiB"] == 28.6  # the traced load's
+    assert figures["traced"] == {"appRestoredMs": 2100, "firstCallAfterRestoredMs": 1300,
+                                 "stagesMs": {"webmcp:ready": 1200}}
