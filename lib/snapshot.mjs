@@ -6,7 +6,7 @@
 
 // Beside this module, under the same build's version.
 const version = new URL(import.meta.url).search;
-const [{ versioned }, { decoded, decodedParts }, internals, { turnTaker }] = await Promise.all([
+const [{ versioned }, { decoded, decodedParts }, internals, { turnTaker, yieldToPage }] = await Promise.all([
   import(`./kept-files.mjs${version}`),
   import(`./offload.mjs${version}`),
   import(`./pyodide-internals.mjs${version}`),
@@ -43,26 +43,43 @@ export function fetchSnapshot(site, signal) {
   return { bytes: snapshot.heapBytes, inflated, files, initialDigest: snapshot.initialDigest };
 }
 
+// The runtime's initial memory is gone over in steps of this many words (4 MiB), `between()` awaited between
+// them: on a reload, its digest in one task took 65 ms.
+const WORDS_PER_STEP = 1 << 20;
+
+async function inSteps(length, between, step) {
+  for (let from = 0; from < length; from += WORDS_PER_STEP) {
+    if (from) {
+      await between();
+    }
+    step(from, Math.min(from + WORDS_PER_STEP, length));
+  }
+}
+
 // The snapshot ships as its heap's difference (XOR) from the runtime's memory as instantiated
 // (initialMemory): the runtime's static data, where Python left it unchanged, becomes zeros, which compress to
 // almost nothing (docs/boot.md). The maker makes the difference in the snapshot, and a restore undoes it in
 // the heap it has copied the snapshot into, both with that memory in hand.
-function xorWords(words, initial) {
+async function xorWords(words, initial, between) {
   if (words.length < initial.length) {
     throw new Error('the snapshot does not fit the runtime it was made with');
   }
-  for (let at = 0; at < initial.length; at++) {
-    words[at] ^= initial[at];
-  }
+  await inSteps(initial.length, between, (from, to) => {
+    for (let at = from; at < to; at++) {
+      words[at] ^= initial[at];
+    }
+  });
 }
 
 // Names the runtime's initial memory (FNV-1a over its words, and its length): a restore refuses a snapshot
 // made against other bytes instead of starting from a spoiled heap.
-function initialDigest(initial) {
+async function initialDigest(initial, between) {
   let hash = 0x811c9dc5;
-  for (let at = 0; at < initial.length; at++) {
-    hash = Math.imul(hash ^ initial[at], 16777619);
-  }
+  await inSteps(initial.length, between, (from, to) => {
+    for (let at = from; at < to; at++) {
+      hash = Math.imul(hash ^ initial[at], 16777619);
+    }
+  });
   return `${(hash >>> 0).toString(16)}:${initial.length}`;
 }
 
@@ -102,7 +119,7 @@ function letGo(part) {
  */
 export async function heapToRestore(restore, initial) {
   const parts = await restore.inflated;
-  if (initialDigest(initial) !== restore.initialDigest) {
+  if ((await initialDigest(initial, yieldToPage)) !== restore.initialDigest) {
     throw new Error("the runtime's memory is not the one the snapshot was made against");
   }
   const headerLength = snapshotHeaderLength(readParts(parts, 0, new Uint8Array(8)));
@@ -129,7 +146,8 @@ export async function heapToRestore(restore, initial) {
       }
     }
     parts.length = 0;
-    xorWords(new Int32Array(heap.buffer, 0, initial.length), initial);
+    await between();
+    await xorWords(new Int32Array(heap.buffer, 0, initial.length), initial, between);
   };
   return { header: readParts(parts, 0, new Uint8Array(headerLength)), copyInto };
 }
@@ -178,7 +196,7 @@ export const recordedGlobals = () =>
 /** Build time only: the snapshot of an interpreter started for one, its wheels installed (`module`: the
  * bridge's), as its difference from `initial` (the runtime's memory as instantiated), and what a restore
  * needs beside it. */
-export function snapshotOf(pyodide, initial, module, heapSteps) {
+export async function snapshotOf(pyodide, initial, module, heapSteps) {
   const step = label => heapSteps.push({ step: label, ...heapUse(pyodide) });
   const bridge = pyodide.pyimport(module);
   step(`import ${module}`);
@@ -228,9 +246,10 @@ json.dumps([path for module in list(sys.modules.values())
   if (heap.byteOffset % 4) {
     throw new Error("the snapshot's heap is not on a word");
   }
-  xorWords(new Int32Array(heap.buffer, heap.byteOffset, heap.length >> 2), initial);
+  const atOnce = () => null; // the maker runs at build time: no page waits for a turn
+  await xorWords(new Int32Array(heap.buffer, heap.byteOffset, heap.length >> 2), initial, atOnce);
   return {
-    memory, initialDigest: initialDigest(initial), loadedPackages: loaded, jspi: !!WebAssembly.Suspending,
+    memory, initialDigest: await initialDigest(initial, atOnce), loadedPackages: loaded, jspi: !!WebAssembly.Suspending,
     importedFiles, bridgeModules, heapSteps
   };
 }

@@ -62,8 +62,8 @@ PYODIDE_FOLDER = "/static/pyodide/"  # the demo site's Pyodide, from its root
 
 
 # Figures of time, taken from a load without the trace: the trace's CPU profiler records every function a
-# page compiles and samples every thread, which costs a page that runs Pyodide far more than one that runs a
-# small extension (on a first visit the bridge's first answer came 0.9 s later in a traced load).
+# page compiles and samples every thread, which slows a page that runs Pyodide most (on a first visit, the
+# bridge's first answer came up to 0.9 s later in a traced load).
 TIMED = ("appRestoredMs", "kernelIdleMs", "toolsRegisteredMs", "toolsAfterRestoredMs", "firstCallAfterRestoredMs",
          "evaluatedToActivatedMs", "stagesMs")
 
