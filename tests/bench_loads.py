@@ -16,7 +16,7 @@ import tempfile
 from bench_profile import child_costs, described
 
 from buildkit.env import CHROMIUM_FLAGS
-from tests.measure import TRACE_CATEGORIES, is_own, memory_after_gc, task_events
+from tests.measure import TRACE_CATEGORIES, judged_tasks, memory_after_gc, task_events
 from tests.waiting import KERNEL_IDLE, wait_until
 
 MIB = 2**20
@@ -185,8 +185,7 @@ def load(page, site, reload: bool, trace: bool = True, memory: bool = True, list
     if tracing:
         parsed = task_events(tracing.stop())
         figures["profile"] = child_costs(parsed, site.own_urls, site.own_events)
-        tasks = [(task.get("dur", 0) / 1000, is_own(task, events, site.own_urls, site.own_events, stacks), events, stacks)
-                 for task, events, stacks in parsed]
+        tasks = judged_tasks(parsed, site.own_urls, site.own_events)
         figures["longestMainThreadTaskMs"] = max((duration for duration, *_ in tasks), default=0)
         figures["mainThreadTaskTotalMs"] = sum(duration for duration, *_ in tasks)
         # The thread's own CPU time in those tasks: the task time less the time other threads held the processor.

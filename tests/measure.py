@@ -132,11 +132,10 @@ def is_own(task: dict, children: list[dict], own_urls: tuple = BRIDGE_URLS, own_
     return named or loading * 2 >= task.get("dur", 0) > 0
 
 
-def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
-                      own_events: tuple = BRIDGE_EVENTS) -> list[tuple[float, bool]]:
-    """(duration ms, is the extension's own) of each top-level task on the page's renderer main thread."""
-    return [(task.get("dur", 0) / 1000, is_own(task, children, own_urls, own_events, stacks))
-            for task, children, stacks in task_events(trace)]
+def judged_tasks(parsed: list, own_urls: tuple = BRIDGE_URLS, own_events: tuple = BRIDGE_EVENTS) -> list[tuple]:
+    """(duration ms, is the extension's own, events, stacks) of each task task_events gave."""
+    return [(task.get("dur", 0) / 1000, is_own(task, events, own_urls, own_events, stacks), events, stacks)
+            for task, events, stacks in parsed]
 
 
 def memory_after_gc(page) -> dict:
