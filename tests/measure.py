@@ -138,6 +138,12 @@ def judged_tasks(parsed: list, own_urls: tuple = BRIDGE_URLS, own_events: tuple 
             for task, events, stacks in parsed]
 
 
+def main_thread_tasks(trace: bytes, own_urls: tuple = BRIDGE_URLS,
+                      own_events: tuple = BRIDGE_EVENTS) -> list[tuple[float, bool]]:
+    """(duration ms, is the extension's own) of each top-level task on the page's renderer main thread."""
+    return [(duration, own) for duration, own, *_ in judged_tasks(task_events(trace), own_urls, own_events)]
+
+
 def memory_after_gc(page) -> dict:
     """JS heap, array buffers (wasm memories included) and compiled wasm code after a full collection, MiB.
 

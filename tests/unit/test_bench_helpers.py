@@ -10,8 +10,8 @@ from tests.measure import (
     ARRAY_BUFFER_DATA,
     PYPROXY_ATTRS,
     WASM_CODE,
-    judged_tasks,
     live_pyproxies,
+    main_thread_tasks,
     native_memory,
     node_sizes,
     task_events,
@@ -22,11 +22,6 @@ from bench_loads import LOAD_FLAGS, PLAYWRIGHT_DISABLED_FEATURES  # noqa: E402
 from bench_profile import child_costs, described  # noqa: E402
 from bench_sites import verdict, with_untraced_times  # noqa: E402
 from bench_without_webmcp import longest_task_since_click  # noqa: E402
-
-
-def main_thread_tasks(trace: bytes, *own) -> list[tuple[float, bool]]:
-    """(duration ms, is the extension's own) of each main-thread task."""
-    return [(duration, mine) for duration, mine, *_ in judged_tasks(task_events(trace), *own)]
 
 
 def task(ts, dur, *children):
