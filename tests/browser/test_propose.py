@@ -31,6 +31,15 @@ def propose(lab, cell_id, source):
     return box
 
 
+def outcome(lab):
+    """The proposing call's result once the human has acted. A test whose steps outlast the call budget (a loaded
+    machine) gets a pending answer, as any call does, and its outcome from jupyter_wait_for_result."""
+    result = lab.finish_call()
+    if result.get("status") == "pending":
+        result = payload(lab.call_raw("jupyter_wait_for_result", {"pendingId": result["pendingId"]}))
+    return result
+
+
 def live_source(lab, index):
     return lab.live_cells(PATH)[index]["source"]
 
@@ -40,7 +49,7 @@ def test_accept_applies_the_change(lab):
     assert diff_lines(box.locator(".jp-webmcp-diff")) == [("removed", "x0 = 0"), ("added", "x0 = 100")]
     assert live_source(lab, 0) == "x0 = 0"  # nothing changes before the human decides
     box.locator(".jp-webmcp-proposal-accept").click()
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result["status"] == "accepted" and result["proposalId"].startswith("p-")
     assert result["cell"]["sourceHash"] == source_hash(live_source(lab, 0)) == source_hash("x0 = 100")
     assert lab.page.locator(".jp-webmcp-proposal").count() == 0
@@ -50,7 +59,7 @@ def test_deny_returns_the_reason_as_a_normal_result(lab):
     box = propose(lab, "c1", "x1 = -1")
     box.locator(".jp-webmcp-proposal-reason").fill("Keep it positive")
     box.locator(".jp-webmcp-proposal-deny").click()
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result == {
         "status": "denied", "code": "PROPOSAL_DENIED", "proposalId": result["proposalId"], "cellId": "c1",
         "reason": "Keep it positive",
@@ -80,13 +89,13 @@ def test_one_pending_proposal_per_cell_and_abort_withdraws_it(lab):
     assert live_source(lab, 3) == "x3 = 3"
     again = propose(lab, "c3", "x3 = 35")  # the cell is free again
     again.locator(".jp-webmcp-proposal-deny").click()
-    assert lab.finish_call()["status"] == "denied"
+    assert outcome(lab)["status"] == "denied"
 
 
 def test_deleting_the_cell_auto_denies(lab):
     propose(lab, "c4", "x4 = 44")
     lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.deleteCell(4)")
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result["status"] == "denied" and "deleted" in result["reason"]
 
 
@@ -99,7 +108,7 @@ def test_hiding_the_cell_auto_denies_as_deleting_it_does(lab):
             .setMetadata('jupyterlite_webmcp', {access: 'none'})""",
         target,
     )
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result == {**result, "status": "denied", "cellId": target, "reason": "The cell was deleted before the human decided."}
     box.wait_for(state="detached", timeout=5_000)
     lab.page.evaluate(
@@ -122,12 +131,12 @@ def test_an_insert_with_no_visible_place_is_reviewed_at_the_notebook_end(lab):
         assert box.locator(".jp-webmcp-proposal-title").inner_text().endswith("at the end of the notebook:")
         assert box_owner(lab) == "SECRETONLY"  # the human sees it under the last cell, hidden from the agent or not
         box.locator(".jp-webmcp-proposal-deny").click()
-        denied = lab.finish_call()
+        denied = outcome(lab)
         assert denied == {**denied, "status": "denied", "cellId": ""}
         lab.start_call("jupyter_insert_cell", {"source": "at_the_end = 1"})
         box.wait_for(timeout=10_000)
         box.locator(".jp-webmcp-proposal-accept").click()
-        accepted = lab.finish_call()
+        accepted = outcome(lab)
         assert accepted["status"] == "accepted" and accepted["cell"]["index"] == 1
         assert "SECRETONLY" not in str(accepted) and "SECRETONLY" not in str(denied)
         assert [c["id"] for c in lab.live_cells("propose-hidden.ipynb")][0] == "SECRETONLY"
@@ -155,7 +164,7 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
         assert diff_lines(box.locator(".jp-webmcp-diff")) == [("added", "added = True")]
         count = len(lab.live_cells(PATH))
         box.locator(".jp-webmcp-proposal-accept").click()
-        inserted = lab.finish_call()
+        inserted = outcome(lab)
         assert inserted["status"] == "accepted" and inserted["cell"]["sourceHash"] == source_hash("added = True")
         assert len(lab.live_cells(PATH)) == count + 1
 
@@ -165,7 +174,7 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
         box.wait_for(timeout=10_000)
         box.locator(".jp-webmcp-proposal-reason").fill("keep it")
         box.locator(".jp-webmcp-proposal-deny").click()
-        refused = lab.finish_call()
+        refused = outcome(lab)
         assert refused["status"] == "denied" and refused["reason"] == "keep it"
         assert len(lab.live_cells(PATH)) == count + 1
 
@@ -173,7 +182,7 @@ def test_inserts_deletes_and_runs_are_reviewed_when_the_human_chooses(lab):
         box.wait_for(timeout=10_000)
         assert diff_lines(box.locator(".jp-webmcp-diff"))[-1][1].endswith("x5 = 5")
         box.locator(".jp-webmcp-proposal-deny").click()
-        assert lab.finish_call()["code"] == "PROPOSAL_DENIED"
+        assert outcome(lab)["code"] == "PROPOSAL_DENIED"
         assert "executionCount" not in lab.call("jupyter_get_cells", {"cellIds": ["c5"]})["cells"][0]
     finally:
         for action in ("insert", "delete", "run"):
@@ -222,7 +231,7 @@ def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
         wait_until(lambda: box_owner(lab) == "c0", timeout=5)
     assert box.locator(".jp-webmcp-proposal-reason").input_value() == "half-typ"
     box.locator(".jp-webmcp-proposal-accept").click()
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result["status"] == "accepted" and result["cell"]["sourceHash"] == source_hash("x0 = 'moved'")
     assert result["cell"]["index"] == 1
 
@@ -237,7 +246,7 @@ def test_a_pending_proposal_follows_its_cell_through_moves_and_rebuilds(lab):
     box.locator(".jp-webmcp-proposal-reason").press("End")
     box.locator(".jp-webmcp-proposal-reason").press_sequentially("this one")
     box.locator(".jp-webmcp-proposal-deny").click()
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result["status"] == "denied" and result["reason"] == "not this one"
     assert lab.page.locator(".jp-webmcp-proposal").count() == 0
 
@@ -247,6 +256,6 @@ def test_renaming_the_notebook_auto_denies(lab):
     lab.page.evaluate(
         "() => window.jupyterapp.serviceManager.contents.rename('propose.ipynb', 'proposed-renamed.ipynb')"
     )
-    result = lab.finish_call()
+    result = outcome(lab)
     assert result["status"] == "denied" and "renamed" in result["reason"]
     assert lab.page.locator(".jp-webmcp-proposal").count() == 0
